@@ -1,0 +1,30 @@
+# skirmish: the two commands. Each creates .venv if needed and installs what it needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(STAMP)
+
+## demo: play a mission, store it in SQLite, replay and verify it
+demo: $(STAMP)
+	$(BIN)/python -m server.demo
+
+## test: run the whole test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## bench: run every benchmark in bench/ (prints figures and ratios)
+bench: $(STAMP)
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,637 @@
+"""Benchmark: the real server on loopback against a bare websockets + msgpack echo server.
+
+    python bench/bench_server.py [--games G] [--connections C] [--seconds T] [--warmup W]
+                                 [--capacity-games N] [--codec msgpack|json] [--phases LIST]
+                                 [--profile FILE] ...
+
+Issue 4 and DESIGN.md section 8, measured in one run. Every server runs in its own process and
+the client load in another (``bench/loadgen.py``; ``--client-procs`` spreads it over several),
+so that client and server never share an event loop. The parent process only starts them, tells
+them when to go, reads /proc and prints.
+
+1. **echo**: ``bench/echo_server.py`` (websockets + msgpack: decode the request, send back a reply
+   of similar size), C connections (default 2G, the connections of phase 2), each in a closed
+   loop (one command-sized request in flight per connection): requests/s, p50, p99.
+2. **peak**: ``skirmish serve --port 0 --db FILE`` (SQLite, WAL, ``synchronous=FULL``: every
+   ``ack`` is durable), G concurrent games of ``ridge`` (2 connections each, one creating, one
+   joining), the deciding seat answering each decision at once with a seeded random option, a
+   game that ends replaced by a new one: commands/s (acks received per second, all games) and
+   p50/p99 of command -> ack, command -> next decision, command -> first event. The ratio
+   commands/s / echo requests/s is the figure of issue 4 (aim: at least 0.4).
+3. **half**: the same games, each command paced (Poisson) so that all together offer half the
+   peak rate of phase 2: p50/p99 latency (aim: p99 command -> ack under 50 ms; the event and the
+   decision come before the ack, so their p99s are lower still).
+4. **capacity**: N games at once (default 1,000: 2,000 connections), all seated and started,
+   all playing slowly (one command every ``--capacity-interval`` seconds per game, Poisson);
+   then a probe: every game answers its pending decision at once and must get its ``ack``
+   within ``--probe-timeout`` seconds. Reported: games held, games that answered the probe,
+   the server's RSS (VmRSS from /proc) before, during, and its peak (VmHWM).
+
+The server runs with the rate limit and the clocks raised (``--rate``, ``--burst``,
+``--move-ms``, ``--reserve-ms``, ``--max-timeouts 0``): a load test must be neither throttled nor
+timed out. Everything else is as shipped: log level ``info`` (one JSON line per command, to a
+file here), websockets' defaults (permessage-deflate, which the clients offer as websockets'
+clients do; ``--compression none`` to compare), the server's keepalive pings. Each measured phase
+has a warm-up (``--warmup``) excluded from the figures. CPU use of each process over the window
+comes from /proc (100% = one core), and so does the CPU everything else on the machine used
+meanwhile; the load average is printed before each phase too, because on a shared machine the
+neighbours move these figures by tens of percent (the ratio less so: both sides of it share the
+machine alike). Each game phase also says how many frames and bytes the clients received per
+command: the server fans every command out as its events and the next decision to both seats.
+
+``--profile FILE`` runs the server under pyinstrument (wall-clock sampling of the event loop
+thread; it slows the server, so use the figures of a run without it) and writes FILE (a
+pyinstrument session), FILE.txt (the call tree) and FILE.pstats, and prints the functions with
+the most self time. ``--gc-stats`` times every garbage collection of the server (``gc.callbacks``
+in a wrapper that then runs ``server.cli``) and prints, per phase, the collections inside the
+window. Exit status: 0 once the run is done, whatever it measured (``make bench`` runs every
+benchmark and stops at the first failing one); with ``--strict``, 1 if an aim was missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import queue
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+PY = sys.executable
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+RATIO_AIM = 0.4
+GAMES_AIM = 1000
+P99_AIM_MS = 50.0
+PHASES = ("echo", "peak", "half", "capacity")
+# Raised for the load test: the rate limit (per connection) and the clocks (a day per decision, no forfeits).
+SERVER_LIMITS = ["--rate", "1e9", "--burst", "1000000000", "--move-ms", "86400000", "--reserve-ms", "86400000",
+                 "--max-timeouts", "0"]
+
+
+# ``--gc-stats``: run ``server.cli`` under this wrapper, which times every garbage collection
+# (gc.callbacks) and writes them, as [wall time at the end, generation, seconds], to the file
+# $BENCH_GC_STATS when the server exits. The server's code is untouched.
+GC_WRAPPER = """
+import atexit, gc, json, os, runpy, sys, time
+_log, _t = [], [0.0]
+def _cb(phase, info):
+    if phase == "start":
+        _t[0] = time.perf_counter()
+    else:
+        _log.append((time.time(), info["generation"], time.perf_counter() - _t[0]))
+gc.callbacks.append(_cb)
+atexit.register(lambda: open(os.environ["BENCH_GC_STATS"], "w").write(json.dumps(_log)))
+sys.argv = ["skirmish", *sys.argv[1:]]
+runpy.run_module("server.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def nofile_for(wanted: int) -> tuple[int, int]:
+    """Raise this process's RLIMIT_NOFILE soft limit towards ``wanted`` (capped by the hard one)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    """Nearest-rank percentile of an ascending list (nan when empty)."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, int(round(p / 100 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+def machine_busy_s() -> float:
+    """CPU seconds spent by the whole machine so far (every core; /proc/stat, idle and iowait excluded)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq + steal) / CLK_TCK
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Child:
+    """A process we started: its stdout lines go to a queue (read by a thread), stderr to a file."""
+
+    def __init__(self, name: str, cmd: list[str], log: Path, *, stdin: bool = False, nofile: int = 0,
+                 env: dict | None = None):
+        self.name = name
+        self.cmd = cmd
+        self._log = open(log, "ab")
+        preexec = (lambda: nofile_for(nofile)) if nofile else None
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log, text=True,
+                                     stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, preexec_fn=preexec,
+                                     env={**os.environ, **(env or {})})
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def expect(self, prefix: str, timeout: float) -> str:
+        """The rest of the next stdout line starting with ``prefix`` (other lines are skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise RuntimeError(f"{self.name}: no '{prefix}' line within {timeout:.0f} s") from None
+            if line is None:
+                raise RuntimeError(f"{self.name} exited ({self.proc.wait()}) before saying '{prefix}'; "
+                                   f"see {self._log.name}")
+            if line.startswith(prefix):
+                return line[len(prefix):].strip()
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def cpu_s(self, task: int | None = None) -> float:
+        """CPU seconds used so far: the whole process (every thread), or one of its threads."""
+        path = f"/proc/{self.proc.pid}/stat" if task is None else f"/proc/{self.proc.pid}/task/{task}/stat"
+        try:
+            fields = Path(path).read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+
+    def main_thread_cpu_s(self) -> float:
+        """CPU seconds of the main thread (the server's event loop; its task id is the pid)."""
+        return self.cpu_s(self.proc.pid)
+
+    def status_kb(self, key: str) -> int:
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    def limits(self) -> str:
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/limits").read_text().splitlines():
+                if line.startswith("Max open files"):
+                    soft, hard = line.split()[3:5]
+                    return f"{soft}/{hard}"
+        except OSError:
+            pass
+        return "?"
+
+    def wait(self, timeout: float) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait(10)
+
+    def stop(self, timeout: float = 60.0) -> int:
+        """SIGTERM (a graceful shutdown), then SIGKILL if it does not exit in time."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        code = self.wait(timeout)
+        self._log.close()
+        return code
+
+
+def start_server(name: str, cmd: list[str], log: Path, nofile: int, env: dict | None = None) -> tuple[Child, str]:
+    child = Child(name, cmd, log, nofile=nofile, env=env)
+    url = child.expect("listening on", 120)
+    return child, url
+
+
+# ---------------------------------------------------------------------------------- a phase
+
+
+def merge(results: list[dict]) -> dict:
+    out: dict = {}
+    for r in results:
+        for k, v in r.items():
+            if isinstance(v, list):
+                out.setdefault(k, []).extend(v)
+            elif isinstance(v, dict):
+                c = out.setdefault(k, Counter())
+                c.update(v)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool) and k not in ("window_s", "timeout_s"):
+                out[k] = out.get(k, 0) + v
+            elif v is not None:
+                out.setdefault(k, v)
+    probes = [r["probe"] for r in results if r.get("probe")]
+    if probes:
+        out["probe"] = {"games": sum(p["games"] for p in probes), "ok": sum(p["ok"] for p in probes),
+                        "failed": sum(p["failed"] for p in probes), "timeout_s": probes[0]["timeout_s"],
+                        "slowest_s": max((p["slowest_s"] for p in probes if p["slowest_s"] is not None), default=None)}
+    for k in [k for k in out if k.startswith("lat_")]:
+        out[k].sort()
+    return out
+
+
+def run_phase(name: str, mode: str, url: str, server: Child, args, tmp: Path, *, games: int = 0,
+              connections: int = 0, per_game_rate: float = 0.0, probe_timeout: float = 0.0) -> dict:
+    """Start the load generator process(es), wait until all are ready, go, time the window, merge."""
+    rss_before_kb = server.status_kb("VmRSS")
+    n = max(1, args.client_procs)
+    units = games if mode == "games" else connections
+    share = [units // n + (1 if i < units % n else 0) for i in range(n)]
+    clients, first = [], 0
+    for i, k in enumerate(share):
+        if k == 0:
+            continue
+        cmd = [PY, str(BENCH / "loadgen.py"), mode, "--url", url, "--codec", args.codec,
+               *(["--no-batch"] if args.no_batch else []),
+               "--compression", args.compression, "--warmup", str(args.warmup), "--seconds", str(args.seconds),
+               "--seed", str(args.seed), "--setup-concurrency", str(args.setup_concurrency)]
+        if mode == "games":
+            cmd += ["--games", str(k), "--first-game", str(first), "--mission", args.mission,
+                    "--per-game-rate", repr(per_game_rate), "--probe-timeout", str(probe_timeout)]
+            first += 100_000
+        else:
+            cmd += ["--connections", str(k)]
+        clients.append(Child(f"loadgen {name} {i}", cmd, tmp / f"loadgen-{name}-{i}.log", stdin=True,
+                             nofile=2 * k + 256))
+    try:
+        t_setup = time.monotonic()
+        ready = [json.loads(c.expect("ready", args.setup_timeout)) for c in clients]
+        setup_s = time.monotonic() - t_setup
+        info = {"load_before": loadavg(), "ready": ready, "setup_s": setup_s,
+                "client_nofile": clients[0].limits(), "rss_before_kb": rss_before_kb,
+                "rss_ready_kb": server.status_kb("VmRSS")}
+        for c in clients:
+            c.send("go")
+        time.sleep(args.warmup)
+        cpu0 = (server.cpu_s(), [c.cpu_s() for c in clients], machine_busy_s(), server.main_thread_cpu_s())
+        info["window_wall"] = [time.time(), 0.0]
+        time.sleep(args.seconds)
+        cpu1 = (server.cpu_s(), [c.cpu_s() for c in clients], machine_busy_s(), server.main_thread_cpu_s())
+        info["window_wall"][1] = time.time()
+        info["rss_window_kb"] = server.status_kb("VmRSS")
+        info["load_after"] = loadavg()
+        results = [json.loads(c.expect("result", probe_timeout + 300)) for c in clients]
+        for c in clients:
+            c.wait(60)
+    finally:
+        for c in clients:
+            c.stop(10)
+    r = merge(results)
+    r.update(info)
+    r["server_cpu"] = (cpu1[0] - cpu0[0]) / args.seconds
+    r["server_loop_cpu"] = (cpu1[3] - cpu0[3]) / args.seconds
+    r["client_cpu"] = sum(b - a for a, b in zip(cpu0[1], cpu1[1])) / args.seconds
+    r["other_cpu"] = max(0.0, (cpu1[2] - cpu0[2]) / args.seconds - r["server_cpu"] - r["client_cpu"])
+    r["rss_after_kb"] = server.status_kb("VmRSS")
+    return r
+
+
+# ---------------------------------------------------------------------------------- printing
+
+
+def pct(value: float) -> str:
+    return f"{value * 100:.0f}%"
+
+
+def lat(r: dict, key: str) -> str:
+    v = r.get(key, [])
+    worst = v[-1] if v else float("nan")
+    return (f"p50 {percentile(v, 50):6.2f} ms  p99 {percentile(v, 99):6.2f} ms  max {worst:7.2f} ms  "
+            f"(n={len(v)})")
+
+
+def cpu(r: dict, server: str) -> str:
+    return (f"CPU over the window: {server} {pct(r['server_cpu'])} (main thread {pct(r['server_loop_cpu'])}, "
+            f"other threads {pct(r['server_cpu'] - r['server_loop_cpu'])}), load generator {pct(r['client_cpu'])}, "
+            f"everything else on the machine {pct(r['other_cpu'])} (100% = one core; {os.cpu_count()} cores)")
+
+
+def mark(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def print_games(r: dict, args, rss: bool = True) -> None:
+    acks = max(1, r["acks"])
+    print(f"    commands/s {r['rate']:9.1f}   ({r['acks']} acks in {args.seconds:g} s; the clients received "
+          f"{r['frames'] / acks:.1f} frames, {r['bytes'] / acks:.0f} bytes per command; "
+          f"{r['playing_in_window']} of {r['games']} live games acked commands in the window, "
+          f"{r['idle_whole_window']} live all through it acked none)")
+    print(f"    command -> ack       {lat(r, 'lat_ack_ms')}")
+    print(f"    command -> decision  {lat(r, 'lat_decision_ms')}")
+    print(f"    command -> event     {lat(r, 'lat_event_ms')}")
+    extra = []
+    if r.get("games_finished"):
+        extra.append(f"{r['games_finished']} games ended and were replaced")
+    for key, what in (("errors", "errors"), ("game_failures", "games failed"), ("setup_failures", "set-ups failed")):
+        if r.get(key):
+            extra.append(f"{what}: " + "; ".join(f"{k} x{v}" for k, v in r[key].items()))
+    print(f"    {cpu(r, 'server')}; games set up {r['games_set_up']}; " + ("; ".join(extra) or "no errors"))
+    rss_text = (f"server RSS {r['rss_before_kb'] / 1024:.1f} MiB before the phase, {r['rss_window_kb'] / 1024:.1f} MiB "
+                f"at the end of the window; " if rss else "")
+    print(f"    {rss_text}load average {r['load_before']} before, {r['load_after']} after")
+
+
+# ---------------------------------------------------------------------------------- the phases
+
+
+def phase_echo(args, tmp: Path, nofile: int) -> dict:
+    print(f"\n[echo] websockets + msgpack echo server (bench/echo_server.py), {args.connections} connections, "
+          f"closed loop", flush=True)
+    cmd = [PY, str(BENCH / "echo_server.py"), "--port", "0", "--codec", args.codec]
+    echo, url = start_server("echo server", cmd, tmp / "echo-server.log", nofile)
+    try:
+        r = run_phase("echo", "echo", url, echo, args, tmp, connections=args.connections)
+    finally:
+        echo.stop(30)
+    r["rate"] = r["replies"] / args.seconds
+    print(f"    requests/s {r['rate']:9.1f}   ({r['replies']} replies in {args.seconds:g} s, "
+          f"{r['bytes'] / max(1, r['replies']):.0f} bytes each)")
+    print(f"    request -> reply     {lat(r, 'lat_reply_ms')}")
+    print(f"    {cpu(r, 'echo server')}; errors: {dict(r['errors']) or 'none'}")
+    print(f"    load average {r['load_before']} before, {r['load_after']} after")
+    return r
+
+
+def server_command(args, tmp: Path) -> tuple[list[str], dict | None, str]:
+    """How to start ``skirmish serve`` (plain, under pyinstrument, or with the GC wrapper)."""
+    serve = ["-m", "server.cli", "serve", "--port", "0", "--db", str(tmp / "bench.sqlite"), *SERVER_LIMITS,
+             "--log-level", args.server_log_level]
+    if args.server_compression:
+        serve += ["--compression", args.server_compression]
+    if args.profile:
+        session = str(Path(args.profile).resolve())
+        return [PY, "-m", "pyinstrument", "-r", "pyisession", "-o", session, *serve], None, "  [under pyinstrument]"
+    if args.gc_stats:
+        env = {"BENCH_GC_STATS": str(tmp / "gc.json")}
+        return [PY, "-c", GC_WRAPPER, *serve[2:]], env, "  [gc.callbacks time every collection]"
+    return [PY, *serve], None, ""
+
+
+def phase_peak(args, tmp: Path, url: str, server: Child, echo: dict | None) -> dict:
+    print(f"\n[peak] skirmish: {args.games} games ({2 * args.games} connections), closed loop "
+          f"(each decision answered at once)", flush=True)
+    r = run_phase("peak", "games", url, server, args, tmp, games=args.games)
+    r["rate"] = r["acks"] / args.seconds
+    print_games(r, args)
+    if echo:
+        ratio = r["rate"] / echo["rate"]
+        print(f"    ratio commands/s / echo requests/s = {ratio:.3f}  (aim >= {RATIO_AIM}) {mark(ratio >= RATIO_AIM)}")
+    return r
+
+
+def phase_half(args, tmp: Path, url: str, server: Child, target: float) -> dict:
+    print(f"\n[half] skirmish: {args.games} games, paced (Poisson) to {target:.1f} commands/s in all "
+          f"({target / args.games:.2f}/s per game)", flush=True)
+    r = run_phase("half", "games", url, server, args, tmp, games=args.games, per_game_rate=target / args.games)
+    r["rate"] = r["acks"] / args.seconds
+    r["target"] = target
+    print_games(r, args)
+    p99 = percentile(r["lat_ack_ms"], 99)
+    print(f"    p99 command -> ack {p99:.2f} ms at {r['rate']:.1f} commands/s (aim < {P99_AIM_MS:g} ms) "
+          f"{mark(p99 < P99_AIM_MS)}")
+    return r
+
+
+def phase_capacity(args, tmp: Path, url: str, server: Child) -> dict:
+    n = args.capacity_games
+    print(f"\n[capacity] skirmish: {n} games ({2 * n} connections) held at once, each playing one command per "
+          f"{args.capacity_interval:g} s on average (~{n / args.capacity_interval:.0f} commands/s in all), then a "
+          f"probe: every game completes a command within {args.probe_timeout:g} s", flush=True)
+    r = run_phase("capacity", "games", url, server, args, tmp, games=n, per_game_rate=1 / args.capacity_interval,
+                  probe_timeout=args.probe_timeout)
+    r["rate"] = r["acks"] / args.seconds
+    r.setdefault("probe", {"games": 0, "ok": 0, "failed": 0, "slowest_s": None})
+    r["hwm_kb"] = server.status_kb("VmHWM")
+    probe, ready = r["probe"], sum(x["games"] for x in r["ready"])
+    print(f"    set-up: {ready} games seated and started in {r['setup_s']:.1f} s "
+          f"({ready / max(r['setup_s'], 1e-9):.0f} games/s); load generator fd limit {r['client_nofile']}")
+    print(f"    held: {r['live_at_end']} games live at the end of the window; {r['playing_in_window']} of them acked "
+          f"commands inside it; {r['connections_open_max']} connections open at most")
+    print(f"    probe: {probe['ok']} of {probe['games']} games completed a command round trip within "
+          f"{args.probe_timeout:g} s (slowest {probe['slowest_s']} s)")
+    per_game = (r["rss_window_kb"] - r["rss_before_kb"]) / max(1, r["live_at_end"])
+    print(f"    server RSS: {r['rss_before_kb'] / 1024:.1f} MiB before the phase, {r['rss_ready_kb'] / 1024:.1f} MiB "
+          f"with every game set up, {r['rss_window_kb'] / 1024:.1f} MiB holding {r['live_at_end']} games at the end "
+          f"of the window, peak so far (VmHWM) {r['hwm_kb'] / 1024:.1f} MiB; ~{per_game:.0f} KiB per game held "
+          f"(less if earlier phases left freed memory to reuse)")
+    print_games(r, args, rss=False)
+    return r
+
+
+def print_summary(args, res: dict) -> list[bool]:
+    """The figures side by side; one bool per aim measured (met or not)."""
+    oks = []
+    print("\n== summary ==")
+    print(f"  load average at the end {loadavg()} on {os.cpu_count()} CPUs "
+          f"(shared machine: figures move with the neighbours)")
+    e, p, h, c = (res.get(k) for k in PHASES)
+    if e:
+        print(f"  echo server   {e['rate']:9.1f} requests/s  p50 {percentile(e['lat_reply_ms'], 50):6.2f} ms  "
+              f"p99 {percentile(e['lat_reply_ms'], 99):6.2f} ms  ({args.connections} connections; CPU: server "
+              f"{pct(e['server_cpu'])}, load generator {pct(e['client_cpu'])}, others {pct(e['other_cpu'])}; "
+              f"{e['server_cpu'] / max(1e-9, e['rate']) * 1e6:.0f} us of server CPU per request)")
+    if p:
+        print(f"  skirmish peak {p['rate']:9.1f} commands/s  p50 {percentile(p['lat_ack_ms'], 50):6.2f} ms  "
+              f"p99 {percentile(p['lat_ack_ms'], 99):6.2f} ms command -> ack ({args.games} games, {2 * args.games} "
+              f"connections; CPU: server {pct(p['server_cpu'])}, load generator {pct(p['client_cpu'])}, others "
+              f"{pct(p['other_cpu'])}; {p['server_cpu'] / max(1e-9, p['rate']) * 1e6:.0f} us of server CPU and "
+              f"{p['frames'] / max(1, p['acks']):.1f} frames out per command)")
+    if e and p:
+        ratio = p["rate"] / e["rate"]
+        oks.append(ratio >= RATIO_AIM)
+        print(f"  throughput ratio skirmish / echo = {ratio:.3f}   aim >= {RATIO_AIM}: {mark(ratio >= RATIO_AIM)}")
+    if h:
+        p99 = percentile(h["lat_ack_ms"], 99)
+        oks.append(p99 < P99_AIM_MS)
+        print(f"  half peak     {h['rate']:9.1f} commands/s (target {h['target']:.1f})  command -> ack p50 "
+              f"{percentile(h['lat_ack_ms'], 50):.2f} ms p99 {p99:.2f} ms; -> decision p99 "
+              f"{percentile(h['lat_decision_ms'], 99):.2f} ms; -> event p99 {percentile(h['lat_event_ms'], 99):.2f} ms"
+              f"   aim p99 < {P99_AIM_MS:g} ms: {mark(p99 < P99_AIM_MS)}")
+    if c:
+        probe = c["probe"]
+        held = min(c["live_at_end"], probe["ok"])
+        ok = held >= GAMES_AIM and probe["ok"] == probe["games"]
+        oks.append(ok)
+        print(f"  capacity      {held} concurrent games held and responsive ({c['live_at_end']} live, "
+              f"{probe['ok']}/{probe['games']} answered the probe within {args.probe_timeout:g} s), server RSS "
+              f"{c['rss_window_kb'] / 1024:.0f} MiB   aim {GAMES_AIM}: {mark(ok)}")
+    if p or h or c:
+        print(f"  server settings: {' '.join(SERVER_LIMITS)} (limits raised for the load test), durable SQLite "
+              f"store, log level {args.server_log_level}")
+    return oks
+
+
+def print_gc(path: Path, res: dict) -> None:
+    """Per phase: the server's garbage collections inside the measured window, by generation."""
+    if not path.exists():
+        print(f"  (no GC statistics at {path})")
+        return
+    log = json.loads(path.read_text())
+    print("\n== server garbage collections inside each window (gc.callbacks) ==")
+    for name, r in res.items():
+        if name == "echo":
+            continue
+        w0, w1 = r["window_wall"]
+        inside = [(g, d) for t, g, d in log if w0 <= t < w1]
+        parts = []
+        for gen in (0, 1, 2):
+            ds = sorted(d for g, d in inside if g == gen)
+            if ds:
+                parts.append(f"gen{gen}: {len(ds)} collections, {sum(ds) * 1000:.0f} ms in all, "
+                             f"p99 {percentile(ds, 99) * 1000:.1f} ms, max {ds[-1] * 1000:.1f} ms")
+        share = sum(d for _, d in inside) / max(1e-9, w1 - w0)
+        print(f"  {name:9} {share * 100:.1f}% of the window in GC; " + ("; ".join(parts) or "no collections"))
+
+
+def render_profile(session: Path, lines: int = 60) -> None:
+    """The pyinstrument session as a call tree (FILE.txt, whose top is printed) and as pstats (FILE.pstats)."""
+    if not session.exists():
+        print(f"  (no profile written at {session})")
+        return
+    txt, stats = session.with_name(session.name + ".txt"), session.with_name(session.name + ".pstats")
+    load = [PY, "-m", "pyinstrument", "--load", str(session)]
+    subprocess.run([*load, "-r", "text", "--no-color", "-o", str(txt)], check=False)
+    subprocess.run([*load, "-r", "pstats", "-o", str(stats)], check=False)
+    print(f"\n== server profile (pyinstrument: wall-clock samples of the event loop thread; the SQLite threads are "
+          f"not in it) ==\n   files: {session} (--load it for other views), {txt}, {stats}")
+    if txt.exists():
+        print("\n".join(txt.read_text().splitlines()[:lines]))
+
+
+# ---------------------------------------------------------------------------------- main
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=100,
+                    help="concurrent games in the peak and half-peak phases (default 100)")
+    ap.add_argument("--connections", type=int, default=0,
+                    help="echo connections (default: 2 x --games, the connections of the peak phase)")
+    ap.add_argument("--capacity-games", type=int, default=GAMES_AIM,
+                    help=f"games held at once in the capacity phase (default {GAMES_AIM})")
+    ap.add_argument("--capacity-interval", type=float, default=5.0,
+                    help="capacity phase: mean seconds between two commands of one game (default 5)")
+    ap.add_argument("--probe-timeout", type=float, default=5.0,
+                    help="capacity phase: every game must complete a command round trip within this (default 5 s)")
+    ap.add_argument("--seconds", type=float, default=15.0, help="measured seconds per phase (default 15)")
+    ap.add_argument("--warmup", type=float, default=3.0, help="warm-up seconds before each window (default 3)")
+    ap.add_argument("--codec", choices=["msgpack", "json"], default="msgpack",
+                    help="wire codec, both servers (default msgpack)")
+    ap.add_argument("--compression", choices=["deflate", "none"], default="deflate",
+                    help="what the clients offer: permessage-deflate (websockets' default) or none")
+    ap.add_argument("--no-batch", action="store_true",
+                    help="skirmish clients use protocol v1's separate pushes (default: hello batch, one "
+                         "updates frame per command)")
+    ap.add_argument("--server-compression", choices=["deflate", "none"], default=None,
+                    help="skirmish serve --compression (default: the server's default)")
+    ap.add_argument("--mission", default="ridge", help="a bundled mission (default ridge)")
+    ap.add_argument("--phases", default=",".join(PHASES), help=f"comma-separated subset of {','.join(PHASES)}")
+    ap.add_argument("--half-rate", type=float, default=0.0,
+                    help="commands/s for the half phase (default: half the peak phase's rate)")
+    ap.add_argument("--client-procs", type=int, default=1, help="load generator processes per phase (default 1)")
+    ap.add_argument("--setup-concurrency", type=int, default=25,
+                    help="games (echo: connections) each load generator sets up at once (default 25)")
+    ap.add_argument("--setup-timeout", type=float, default=600.0,
+                    help="seconds allowed to open every game of a phase (default 600)")
+    ap.add_argument("--server-log-level", default="info", choices=["debug", "info", "warning", "error"])
+    ap.add_argument("--seed", type=int, default=1, help="seeds the load generators' choices")
+    ap.add_argument("--profile", metavar="FILE",
+                    help="run the server under pyinstrument; write FILE, FILE.txt, FILE.pstats")
+    ap.add_argument("--gc-stats", action="store_true",
+                    help="time the server's garbage collections (gc.callbacks in a wrapper; server code untouched)")
+    ap.add_argument("--keep", action="store_true", help="keep the working directory (database, logs)")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 if an aim is missed (by default: exit 0 and say PASS/FAIL, as make bench expects)")
+    args = ap.parse_args()
+    args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
+    if unknown := set(args.phases) - set(PHASES):
+        ap.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    if args.profile and args.gc_stats:
+        ap.error("--profile and --gc-stats do not go together")
+    args.connections = args.connections or 2 * args.games
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+    nofile = 2 * max(args.capacity_games, args.games, args.connections // 2) + 512
+    soft, hard = nofile_for(nofile)
+
+    import msgspec
+    import websockets
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    print("skirmish server benchmark: loopback, every server and the client load in separate processes", flush=True)
+    print(f"  machine: {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, Python "
+          f"{platform.python_version()}, websockets {websockets.__version__}, msgspec {msgspec.__version__}; "
+          f"load average {loadavg()}")
+    print(f"  codec {args.codec}, client compression {args.compression}, "
+          f"{'protocol v1 pushes (--no-batch)' if args.no_batch else 'hello batch (one updates frame per command)'}, "
+          f"warm-up {args.warmup:g} s + "
+          f"{args.seconds:g} s measured per phase, {args.client_procs} load generator process(es), "
+          f"default asyncio loop")
+    print(f"  fd limit (RLIMIT_NOFILE soft/hard): this process {soft}/{hard} (wanted {nofile}); children get the "
+          f"same, raised before exec if needed")
+
+    res: dict[str, dict] = {}
+    if "echo" in args.phases:
+        res["echo"] = phase_echo(args, tmp, nofile)
+
+    server_phases = [p for p in args.phases if p != "echo"]
+    if server_phases:
+        cmd, env, note = server_command(args, tmp)
+        print(f"\n[server] skirmish serve --port 0 --db {tmp / 'bench.sqlite'} (SQLite, WAL, synchronous=FULL) "
+              f"{' '.join(SERVER_LIMITS)} --log-level {args.server_log_level} (log to a file){note}")
+        print("    rate limit and clocks raised so that the load is neither throttled (default 50 msg/s, burst 100 "
+              "per connection) nor timed out (default 30 s + 120 s reserve, 3 time-outs forfeit)", flush=True)
+        server, url = start_server("skirmish serve", cmd, tmp / "server.log", nofile, env)
+        print(f"    {url}, pid {server.proc.pid}, fd limit {server.limits()}, RSS "
+              f"{server.status_kb('VmRSS') / 1024:.1f} MiB at start", flush=True)
+        try:
+            if "peak" in server_phases:
+                res["peak"] = phase_peak(args, tmp, url, server, res.get("echo"))
+            if "half" in server_phases:
+                target = args.half_rate or (res["peak"]["rate"] / 2 if "peak" in res else 0.0)
+                if target > 0:
+                    res["half"] = phase_half(args, tmp, url, server, target)
+                else:
+                    print("\n[half] skipped: it needs the peak phase or --half-rate")
+            if "capacity" in server_phases:
+                res["capacity"] = phase_capacity(args, tmp, url, server)
+        finally:
+            code = server.stop(120)
+            if code != 0:
+                print(f"    (the server exited with {code}; its log: {tmp / 'server.log'})")
+                args.keep = True
+
+    oks = print_summary(args, res)
+    if args.gc_stats and server_phases:
+        print_gc(tmp / "gc.json", res)
+    if args.profile and server_phases:
+        render_profile(Path(args.profile).resolve())
+    if args.keep:
+        print(f"  kept: {tmp} (database, server and load generator logs)")
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if args.strict and not all(oks) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

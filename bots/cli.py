@@ -1,0 +1,58 @@
+"""``skirmish bot``: play one game on a server with a built-in or third-party bot."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser(
+        "bot", help="play one game on a server with a bot (an ordinary client)",
+        description="Connect a bot to a skirmish server over WebSockets and play one game, either "
+                    "creating it (--create MISSION) or joining an existing one (--game ID). The bot "
+                    "sees only its own side's view.")
+    p.add_argument("--strategy", default="random",
+                   help="a built-in strategy (random, greedy, mcts; mcts:MS sets its time per decision) "
+                        "or a third-party bot as module:Class (a subclass of bots.base.Bot)")
+    p.add_argument("--server", required=True, metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--create", metavar="MISSION", help="create a game of this mission and wait for an opponent")
+    where.add_argument("--game", metavar="ID", help="join this game")
+    p.add_argument("--seat", choices=["a", "b", "any"], default="any", help="the seat to take (default: any)")
+    p.add_argument("--seed", type=int, default=None, help="the bot's random seed (reproducible choices)")
+    p.add_argument("--codec", choices=["msgpack", "json"], default="msgpack", help="wire codec (default: msgpack)")
+    p.add_argument("--name", default=None, help="the player name the server records (default: the strategy)")
+    p.set_defaults(run=cmd_bot)
+
+
+async def cmd_bot(args: argparse.Namespace) -> int:
+    from bots import make_bot
+    from bots.runner import run_bot
+    from client.connection import ClientError
+
+    def fail(message: str) -> int:
+        print(f"skirmish bot: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        bot = make_bot(args.strategy, args.seed)
+    except ValueError as exc:
+        return fail(str(exc))
+
+    def seated(seat) -> None:
+        print(f"seated: game {seat.game_id}, seat {seat.seat}" + (
+            f" (an opponent joins with: skirmish bot --server {args.server} --game {seat.game_id})"
+            if args.create else ""), flush=True)
+
+    try:
+        outcome = await run_bot(args.server, bot, mission=args.create, game_id=args.game, seat=args.seat,
+                                codec=args.codec, name=args.name or args.strategy, on_seated=seated)
+    except ClientError as exc:
+        return fail(f"the server refused: {exc}")
+    except OSError as exc:
+        return fail(f"cannot reach {args.server}: {exc}")
+    who = f"side {outcome.winner} wins" if outcome.winner else "a draw"
+    print(f"game over: {who} ({outcome.reason})")
+    return 0
+

@@ -1,0 +1,44 @@
+"""Determinization: a complete game state, sampled from what one side can see.
+
+A search bot must never read the true state (DESIGN.md sections 5 and 7). It searches from
+its own *view* (the state its client reduced from the events ``engine.view`` showed its side),
+and where that view hides something it plays from *determinizations*: complete states in which
+every hidden thing has been given a value drawn from what the side could believe.
+
+``determinize(view, side, rng) -> State`` returns a fresh state the search may mutate. It never
+returns ``view`` itself, and nothing it returns holds information the view lacks: all it may
+add is what it samples with ``rng``.
+
+The core rules (seed 001) hide nothing, so today a determinization is a copy of the view.
+Modules with hidden information register a *sampler* in ``SAMPLERS``: a function
+``(state, side, rng) -> None`` that fills in, in place on the copy, what the redactions of
+``engine.view.REDACTIONS`` took out of ``side``'s view. For example:
+
+- hands of cards (seed 002): deal the opponent's hand uniformly from the cards not seen
+  (the deck minus the cards played and in the side's own hand), keeping its known size;
+- hidden units and markers (seed 003: Camouflage, Impersonation): place each marker's unit
+  among the profiles it may be, and a hidden unit in a cell consistent with what was seen;
+- private information (who the Lieutenant is): draw it among the candidates still possible.
+
+Samplers run in registration order with the caller's ``rng``, so a search with a fixed seed
+samples the same worlds. A sampler reads only the view copy it is given.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from bots.simulate import clone
+from engine.model import Side, State
+
+# Registered by modules with hidden information; the core rules need none.
+SAMPLERS: list[Callable[[State, Side, random.Random], None]] = []
+
+
+def determinize(view: State, side: Side, rng: random.Random) -> State:
+    """A complete state consistent with ``side``'s ``view``, sampled with ``rng``."""
+    state = clone(view)
+    for sample in SAMPLERS:
+        sample(state, side, rng)
+    return state

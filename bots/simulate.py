@@ -1,0 +1,76 @@
+"""Running the engine forward inside a bot's search, fast and on the bot's own copy.
+
+``engine.decide.decide`` is what the server runs: it validates the command, clones the state
+(a MessagePack round trip) and returns events the caller must then apply with ``evolve`` --
+so every rule's effect is applied twice. A search that owns its working state needs neither
+the validation (it only ever plays an offered option) nor the clone, so ``step`` runs the very
+same rules (``engine.decide.ANSWERS`` and ``engine.rules.core.flow.advance``) on the state it
+is given, in place, through the engine's own ``Context``. ``tests/bots/test_bot_simulate.py``
+checks, over random playouts of every bundled mission, that ``step`` reaches exactly the state
+(same hash) that ``decide`` + ``evolve`` reach.
+
+Everything here works on a state the bot derived from its own view (see ``bots.determinize``),
+never on the server's.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.decide import ANSWERS
+from engine.dice.base import Dice
+from engine.events import DiceRolled, OptionChosen
+from engine.model import Option, State
+from engine.rules.context import Context
+from engine.rules.core import flow
+
+_encoder = msgspec.msgpack.Encoder(order="deterministic")
+_decoder = msgspec.msgpack.Decoder(State)
+
+encode = _encoder.encode
+decode = _decoder.decode
+
+
+def clone(state: State) -> State:
+    """A deep copy (the same MessagePack round trip as ``engine.codec.clone_state``)."""
+    return _decoder.decode(_encoder.encode(state))
+
+
+def step(state: State, option: Option, dice: Dice) -> bool:
+    """Answer ``state.pending`` with ``option`` and run the rules to the next decision, in place.
+
+    ``option`` must be one of the pending decision's options (not checked: the search only
+    plays offered options). Returns whether any dice were rolled on the way, i.e. whether the
+    transition was random.
+    """
+    p = state.pending
+    ctx = Context(state, dice)
+    ctx.emit(OptionChosen(decision_id=p.id, side=p.side, option=option))
+    ANSWERS[p.kind](ctx, option)
+    flow.advance(ctx)
+    for e in ctx.events:
+        if type(e) is DiceRolled:
+            return True
+    return False
+
+
+# Decisions inside a procedure that a lookahead answers with the static policy instead of
+# stopping at them: the attack (or task) the option started is not worth anything to an
+# evaluation until its dice are rolled and its damage dealt.
+PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
+                             "recover_stress"})
+
+
+def settle(state: State, dice: Dice, limit: int = 24) -> bool:
+    """Play on, with ``bots.policy.best_option``, through the procedure decisions above until
+    a decision of another kind (or the end). Returns whether any dice were rolled."""
+    from bots.policy import best_option
+
+    rolled = False
+    while limit and state.outcome is None:
+        p = state.pending
+        if p is None or p.kind not in PROCEDURE_KINDS:
+            break
+        rolled |= step(state, best_option(state, p), dice)
+        limit -= 1
+    return rolled

@@ -1,0 +1,313 @@
+"""The networked ``skirmish`` commands: ``play`` (a human at a terminal), ``spectate``, ``games``.
+
+``server.cli.build_parser`` registers them with ``add_commands``. Each prints a one-line error
+and exits 2 when the server is not there or refuses; 0 otherwise (a game played or watched to
+its end, or stdin closed: the seat stays yours, resume it later).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import threading
+
+from client import render
+from client.connection import (Client, ClientError, ConnectionLost, DecisionUpdate, EventUpdate,
+                               GameOverUpdate, connect)
+
+EXIT_OK, EXIT_USAGE = 0, 2
+BOARD_KINDS = ("first", "activate", "act", "directed", "sprint", "melee_won", "ready")
+
+
+def _server_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--server", required=True, metavar="URL",
+                   help="the server's address, e.g. ws://127.0.0.1:8765 (what 'skirmish serve' printed)")
+    p.add_argument("--codec", choices=["msgpack", "json"], default="msgpack",
+                   help="the wire format (WebSocket subprotocol skirmish.v1.msgpack or skirmish.v1.json; "
+                        "default: msgpack)")
+
+
+def add_commands(sub) -> None:
+    """Register ``play``, ``spectate`` and ``games`` on the ``skirmish`` command's subparsers."""
+    p = sub.add_parser(
+        "play", help="play a game on a server from this terminal",
+        description="Play one seat of a game on a server: the board and units from your side's view, "
+                    "the pending decision as numbered options; type a number and Enter. "
+                    "'q' resigns (after you confirm); end of input (Ctrl-D) leaves the game, which "
+                    "you can resume with the token printed when you took the seat.")
+    _server_arg(p)
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--create", metavar="MISSION", help="create a game of MISSION (e.g. ridge) and take a seat")
+    how.add_argument("--join", metavar="GAME", help="join the game GAME (see 'skirmish games')")
+    how.add_argument("--resume", metavar="GAME", help="take up your seat in GAME again (needs --token)")
+    p.add_argument("--seat", choices=["a", "b", "any"], default="any",
+                   help="which side to play with --create or --join (default: any)")
+    p.add_argument("--token", help="with --resume: the seat token printed when you took the seat")
+    p.add_argument("--last-seq", type=int, default=0, metavar="N",
+                   help="with --resume: the last event you saw; events up to N are not printed again "
+                        "(the view is still rebuilt from the start)")
+    p.add_argument("--client-seed", default="", metavar="TEXT",
+                   help="your client seed, mixed into every die roll (with --create or --join)")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("spectate", help="watch a game on a server, event by event, until it ends",
+                       description="Print the events of a game as a spectator sees them, narrated one "
+                                   "per line, from its start until it ends.")
+    _server_arg(p)
+    p.add_argument("game", help="the game id (see 'skirmish games')")
+    p.set_defaults(run=cmd_spectate)
+
+    p = sub.add_parser("games", help="list the games on a server",
+                       description="A table of the games a server has: id, mission, seats taken, "
+                                   "state and the number of events.")
+    _server_arg(p)
+    p.set_defaults(run=cmd_games)
+
+
+def _fail(command: str, exc: Exception) -> int:
+    print(f"skirmish {command}: {exc}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+# -- games ------------------------------------------------------------------------------------------
+
+
+async def cmd_games(args) -> int:
+    try:
+        async with connect(args.server, codec=args.codec, name="skirmish games") as c:
+            games = await c.list_games()
+    except ClientError as exc:
+        return _fail("games", exc)
+    print(games_table(games))
+    return EXIT_OK
+
+
+def games_table(games) -> str:
+    if not games:
+        return "no games on this server (create one: skirmish play --server URL --create ridge)"
+    rows = [("GAME", "MISSION", "SEATS", "STATE", "EVENTS")]
+    for g in games:
+        state = "over" if g.over else ("playing" if g.started else "waiting for a player")
+        rows.append((g.game_id, g.mission, ",".join(g.seats) or "-", state, str(g.seq)))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
+
+
+# -- spectate ---------------------------------------------------------------------------------------
+
+
+async def cmd_spectate(args) -> int:
+    try:
+        async with connect(args.server, codec=args.codec, name="skirmish spectate", auto_reconnect=True) as c:
+            await c.spectate(args.game)
+            async for update in c.updates(args.game):
+                if isinstance(update, EventUpdate) and update.text:
+                    print(f"{update.seq:5d}  {update.text}", flush=True)
+                elif isinstance(update, GameOverUpdate):
+                    print(_over_line(update), flush=True)
+    except ClientError as exc:
+        return _fail("spectate", exc)
+    return EXIT_OK
+
+
+def _over_line(update: GameOverUpdate) -> str:
+    o = update.outcome
+    who = f"side {o.winner} wins" if o.winner else "a draw"
+    forfeit = f"; seat {update.forfeit} forfeited on time" if update.forfeit else ""
+    return f"game over: {who} ({o.reason}){forfeit}"
+
+
+# -- play -------------------------------------------------------------------------------------------
+
+
+class StdinLines:
+    """Lines of stdin, read by a daemon thread so that waiting for input never blocks the event
+    loop nor the process's exit. ``get()`` returns a line without its newline, or None at EOF."""
+
+    def __init__(self, stream=None):
+        self._stream = stream or sys.stdin
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        threading.Thread(target=self._pump, name="stdin", daemon=True).start()
+
+    def _pump(self) -> None:
+        while True:
+            try:
+                line = self._stream.readline()
+            except (OSError, ValueError):
+                line = ""
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, line.rstrip("\r\n") if line else None)
+            if not line:
+                return
+
+    async def get(self) -> str | None:
+        return await self._queue.get()
+
+
+async def cmd_play(args) -> int:
+    if args.resume and not args.token:
+        return _fail("play", "--resume needs --token (printed when you took the seat)")
+    if (args.token or args.last_seq) and not args.resume:
+        return _fail("play", "--token and --last-seq go with --resume")
+    try:
+        async with connect(args.server, codec=args.codec, name="skirmish play", auto_reconnect=True) as c:
+            return await Terminal(c, args).run()
+    except ClientError as exc:
+        return _fail("play", exc)
+
+
+class Terminal:
+    """One human playing one seat: prints the game, reads numbers."""
+
+    def __init__(self, client: Client, args):
+        self.c = client
+        self.args = args
+        self.gid = ""
+        self.seat = ""
+        self.show_after = 0
+        self.prompted = 0  # the decision id the human was last asked
+        self.asked = None  # ... and that decision
+        self.clock_shown = 0  # the decision whose clock was printed
+        self.confirming = False  # 'q' was typed: the next line confirms the resignation
+        self.out = sys.stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    async def take_seat(self) -> None:
+        a, c = self.args, self.c
+        if a.create:
+            held = await c.create_game(a.create, seat=a.seat, client_seed=a.client_seed)
+        elif a.join:
+            held = await c.join(a.join, seat=a.seat, client_seed=a.client_seed)
+        else:
+            held = await c.resume(a.resume, a.token, 0)  # from 0: the view is rebuilt from the start
+            self.show_after = a.last_seq
+        self.gid, self.seat = held.game_id, held.seat
+        if a.resume:
+            self.say(f"resumed seat {self.seat} of game {self.gid}")
+        else:
+            self.say(f"you hold seat {self.seat} of game {self.gid} on {a.server}")
+            self.say(f"your seat token (keep it secret; it is how you resume): {held.token}")
+            if a.create:
+                self.say(f"your opponent joins with: skirmish play --server {a.server} --join {self.gid}")
+
+    def resume_hint(self) -> str:
+        return (f"resume with: skirmish play --server {self.args.server} --resume {self.gid} "
+                f"--token TOKEN --last-seq {self.c.last_seq(self.gid)}")
+
+    async def run(self) -> int:
+        await self.take_seat()
+        lines = StdinLines()
+        stream = self.c.updates(self.gid).__aiter__()
+        next_update = asyncio.ensure_future(stream.__anext__())
+        line_task: asyncio.Future | None = None
+        try:
+            while True:
+                decision = self.c.my_decision(self.gid)
+                settled = not next_update.done() and self.c.game(self.gid).queue.empty()
+                if decision is not None and decision.id != self.prompted and settled:
+                    # every update received so far is printed: ask
+                    self.show(decision)
+                    self.prompted, self.asked, self.confirming = decision.id, decision, False
+                    self.prompt()
+                waits = {next_update}
+                if decision is not None and decision.id == self.prompted:
+                    if line_task is None:
+                        line_task = asyncio.ensure_future(lines.get())
+                    waits.add(line_task)
+                done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if next_update in done:
+                    try:
+                        update = next_update.result()
+                    except StopAsyncIteration:
+                        return EXIT_OK
+                    if self.on_update(update):
+                        return EXIT_OK
+                    next_update = asyncio.ensure_future(stream.__anext__())
+                if line_task is not None and line_task in done:
+                    line = line_task.result()
+                    line_task = None
+                    if line is None:
+                        self.say()
+                        self.say(f"input closed: you leave the game; your seat stays yours. {self.resume_hint()}")
+                        return EXIT_OK
+                    await self.on_line(line, self.asked)
+        finally:
+            for task in (next_update, line_task):
+                if task is not None and not task.done():
+                    task.cancel()
+
+    def on_update(self, update) -> bool:
+        """Print an update; True when the game is over."""
+        if isinstance(update, EventUpdate):
+            if update.text and update.seq > self.show_after:
+                self.say(f"{update.seq:5d}  {update.text}")
+        elif isinstance(update, DecisionUpdate):
+            if update.decision.id == self.prompted and self.clock_shown != self.prompted:
+                self.clock_shown = self.prompted  # the clock came after the question
+                self.say(render.clock_text(update.clock.move_ms, update.clock.reserve_ms, update.clock.timeouts))
+        elif isinstance(update, GameOverUpdate):
+            self.say(_over_line(update))
+            return True
+        return False
+
+    def show(self, decision) -> None:
+        state = self.c.view(self.gid)
+        self.say()
+        if decision.kind in BOARD_KINDS:
+            self.say(render.board(state, self.seat))
+            self.say(render.units(state, self.seat))
+        self.say(render.status(state, self.seat))
+        self.say(render.decision_text(decision, state))
+        left = self.c.clock_left(self.gid)
+        if left:
+            self.clock_shown = decision.id
+            self.say(render.clock_text(*left))
+
+    def prompt(self) -> None:
+        n = len(self.c.game(self.gid).state.pending.options)
+        self.out.write(f"your choice (1-{n}, q to resign)> ")
+        self.out.flush()
+
+    async def on_line(self, line: str, decision) -> None:
+        text = line.strip().lower()
+        if self.confirming:
+            self.confirming = False
+            if text in ("y", "yes"):
+                try:
+                    await self.c.resign(self.gid)
+                    self.say("you resigned")
+                except ClientError as exc:
+                    self.say(f"could not resign: {exc}")
+                return
+            self.say("not resigning")
+            self.prompt()
+            return
+        if text in ("q", "quit"):
+            self.confirming = True
+            self.out.write("resign the game? [y/N]> ")
+            self.out.flush()
+            return
+        options = decision.options
+        try:
+            n = int(text)
+            if not 1 <= n <= len(options):
+                raise ValueError
+        except ValueError:
+            self.say(f"type a number from 1 to {len(options)}, or q to resign")
+            self.prompt()
+            return
+        option = options[n - 1]
+        self.say(f"-> {render.label(option, self.c.view(self.gid), decision)}")
+        try:
+            await self.c.choose(decision, option, game_id=self.gid)
+        except ConnectionLost:
+            raise  # reconnecting failed: the command says so and exits 2
+        except ClientError as exc:
+            if exc.code == "game.stale_decision":
+                self.say("too late: that decision is gone (the clock ran out and the server chose)")
+            else:
+                self.say(f"refused: {exc}")
+                self.prompted = 0  # ask again

@@ -1,0 +1,630 @@
+"""An asyncio client for the skirmish server (the wire contract: ``protocol/``, ``docs/protocol.md``).
+
+::
+
+    async with connect("ws://127.0.0.1:8765", codec="json", name="me") as c:
+        seat = await c.create_game("ridge", seat="a")
+        async for update in c.updates(seat.game_id):
+            if isinstance(update, DecisionUpdate) and c.my_decision(seat.game_id):
+                await c.choose(update.decision, update.decision.options[0])
+
+What it does for you:
+
+- **calls and replies**: every call gets a fresh ``id``; the reply with that ``id`` (or the
+  ``error``, raised as ``ClientError(code, message)``) resolves it. Pushes (``event``,
+  ``decision``, ``game_over``) go to their game's queue, read with ``updates(game_id)``; with
+  ``batch`` (the default) the server sends them as one ``updates`` per step, unpacked here into
+  the same pushes (and the ``ack`` of a command folded into it);
+- **the view state**: each game's stream of view events is reduced with ``engine.evolve`` into
+  this client's own ``State`` (from the ``GameCreated`` it receives), as soon as it arrives:
+  ``view(game_id)`` is the latest view, ``pending(game_id)`` the pending decision and its clock;
+- **sequence numbers**: ``last_seq`` is the highest seq received. An event at or below it is a
+  duplicate and is dropped (counted in ``GameView.duplicates``); a jump is recorded in
+  ``GameView.gaps`` (a viewer may legitimately skip events the server redacts away);
+- **reconnection**: ``reconnect()`` opens a new connection, says hello and resumes every game
+  it follows (``resume`` with the seat token, or ``spectate`` with ``after_seq``) from
+  ``last_seq``, so the stream carries on with exactly the missed events. With
+  ``auto_reconnect=True`` a dropped connection is reconnected in the background;
+- **commands**: ``choose`` sends a ``command`` with a fresh ``command_id`` and waits for its
+  ``ack`` (the events are durable). If the connection drops first, the same ``command_id`` is
+  sent again after reconnecting (``auto_reconnect``), or the caller retries with
+  ``choose(..., command_id=exc.command_id)``: the server acts on a command id once.
+
+Exceptions (all ``ClientError``): ``ClientError`` (the server's ``error`` reply: ``code`` is one of
+``protocol.errors.CODES``), ``ConnectFailed`` (no server there, or it refused the handshake),
+``ConnectionLost`` (the connection dropped while a call waited).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import AsyncIterator, Union
+
+import msgspec
+import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+
+from client.narrate import describe
+from engine import events as ev
+from engine.errors import InvalidEvent
+from engine.evolve import evolve, initial_state
+from engine.model import Decision, Option, Outcome, State
+from protocol import messages as m
+from protocol.codec import JSON, MSGPACK, Codec, codec_for
+from protocol.errors import ProtocolError
+from protocol.messages import PROTOCOL_VERSION
+
+log = logging.getLogger("skirmish.client")
+
+CODECS = {"msgpack": MSGPACK, "json": JSON}
+CALL_TIMEOUT = 30.0  # seconds a call waits for its reply
+RATE_RETRIES = 8  # times a call dropped by the server's rate limit is sent again
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+class ClientError(Exception):
+    """The server answered a call with ``error``; ``code`` is one of ``protocol.errors.CODES``.
+
+    Local failures use ``client.*`` codes (subclasses below)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ConnectFailed(ClientError):
+    """Nothing listens at the address, or it is not a skirmish server (handshake refused)."""
+
+    def __init__(self, message: str):
+        super().__init__("client.connect_failed", message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ConnectionLost(ClientError):
+    """The connection dropped while a call waited. ``command_id`` is set for a ``choose``: retry
+    with it after ``reconnect()`` and the server will not act twice."""
+
+    def __init__(self, message: str = "the connection to the server was lost", command_id: str = ""):
+        super().__init__("client.connection_lost", message)
+        self.command_id = command_id
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# -- what updates() yields ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat held: keep ``token`` secret, it is how you resume."""
+
+    game_id: str
+    seat: str
+    token: str
+
+
+@dataclass(frozen=True)
+class EventUpdate:
+    """One view event, already applied to the view state; ``text`` narrates it (or is None)."""
+
+    game_id: str
+    seq: int
+    event: ev.Event
+    text: str | None
+
+
+@dataclass(frozen=True)
+class DecisionUpdate:
+    """The pending decision (for either seat), with the deciding seat's clock when sent."""
+
+    game_id: str
+    seq: int
+    decision: Decision
+    clock: m.Clock
+    received: float  # time.monotonic() when it arrived
+
+
+@dataclass(frozen=True)
+class GameOverUpdate:
+    game_id: str
+    outcome: Outcome
+    forfeit: str
+
+
+Update = Union[EventUpdate, DecisionUpdate, GameOverUpdate]
+
+
+@dataclass(frozen=True)
+class _Lost:
+    generation: int
+
+
+@dataclass
+class GameView:
+    """What this client knows of one game: its own view state and its place in the stream."""
+
+    game_id: str
+    viewer: str = ""  # "a", "b" or "spectator"
+    token: str = ""
+    state: State | None = None  # None until GameCreated arrives
+    last_seq: int = 0  # the highest seq received
+    seqs: list[int] = field(default_factory=list)  # the seqs applied, in order
+    duplicates: int = 0  # events at or below last_seq, dropped
+    gaps: list[tuple[int, int]] = field(default_factory=list)  # (expected, received)
+    error: str = ""  # set if an event could not be applied to the view (the view is stale)
+    decision: DecisionUpdate | None = None  # the latest decision push
+    outcome: Outcome | None = None
+    forfeit: str = ""
+    answers: dict[int, tuple[int, Option, bool]] = field(default_factory=dict)  # decision -> (seq, option, timeout)
+    over_seen: bool = False  # updates() has yielded the game's end
+    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+
+# -- the client --------------------------------------------------------------------------------
+
+
+def connect(url: str, codec: str = "msgpack", name: str = "skirmish-client", *,
+            auto_reconnect: bool = False, open_timeout: float = 10.0, batch: bool = True) -> "Client":
+    """A client for the server at ``url``: ``async with connect(...) as c`` (or ``await c.open()``).
+
+    ``codec`` is ``"msgpack"`` (binary frames) or ``"json"`` (text frames). ``batch`` (the
+    default) asks the server for one ``updates`` frame per step instead of v1's separate pushes;
+    either way ``updates()`` yields the same stream."""
+    return Client(url, codec=codec, name=name, auto_reconnect=auto_reconnect, open_timeout=open_timeout,
+                  batch=batch)
+
+
+class Client:
+    def __init__(self, url: str, *, codec: str = "msgpack", name: str = "skirmish-client",
+                 auto_reconnect: bool = False, open_timeout: float = 10.0, batch: bool = True):
+        if codec not in CODECS:
+            raise ValueError(f"codec is one of {', '.join(CODECS)}, not {codec!r}")
+        self.url = url
+        self.codec_name = codec
+        self.name = name
+        self.auto_reconnect = auto_reconnect
+        self.open_timeout = open_timeout
+        self.batch = batch  # ask for ``updates`` (one frame per server step) instead of v1's separate pushes
+        self.server = ""  # the server's name, from welcome
+        self.notices: list[m.Error] = []  # errors the server sent without an id
+        self._codec: Codec = codec_for(CODECS[codec])
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task | None = None
+        self._ids = itertools.count(1)
+        self._calls: dict[int, asyncio.Future] = {}
+        self._games: dict[str, GameView] = {}
+        self._generation = 0
+        self._ready = asyncio.Event()  # connected, hello done, games resumed
+        self._reconnecting: asyncio.Task | None = None
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # -- connection ----------------------------------------------------------------------------
+
+    async def __aenter__(self) -> "Client":
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def open(self) -> "Client":
+        async with self._lock:
+            self._closed = False
+            await self._open()
+            self._ready.set()
+        return self
+
+    async def _open(self) -> None:
+        try:
+            ws = await ws_connect(self.url, subprotocols=[CODECS[self.codec_name]], proxy=None,
+                                  open_timeout=self.open_timeout, max_size=16 * 2**20)
+        except websockets.InvalidURI as exc:
+            raise ConnectFailed(f"{self.url} is not a WebSocket address (ws://HOST:PORT): {exc}") from None
+        except websockets.InvalidStatus as exc:
+            raise ConnectFailed(f"{self.url} refused the WebSocket handshake "
+                                f"(HTTP {exc.response.status_code})") from None
+        except ConnectionRefusedError:
+            raise ConnectFailed(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
+        except TimeoutError:
+            raise ConnectFailed(f"cannot connect to {self.url}: no answer within {self.open_timeout:g}s") from None
+        except (websockets.InvalidHandshake, OSError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else (str(exc) or type(exc).__name__)
+            raise ConnectFailed(f"cannot connect to {self.url}: {why}") from None
+        self._codec = codec_for(ws.subprotocol)
+        self._ws = ws
+        self._generation += 1
+        self._reader = asyncio.create_task(self._read(ws, self._generation), name="skirmish-client-reader")
+        try:
+            welcome = await self._call(m.Hello(protocol=PROTOCOL_VERSION, client=self.name, batch=self.batch))
+        except BaseException:
+            await self._drop_ws()
+            raise
+        self.server = welcome.server
+
+    async def close(self) -> None:
+        """Close the connection (the seats stay yours: resume later with their tokens)."""
+        self._closed = True
+        task = self._reconnecting
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        await self._drop_ws()
+
+    async def _drop_ws(self) -> None:
+        """Close the current connection on purpose: calls waiting on it fail with ConnectionLost."""
+        ws, reader = self._ws, self._reader
+        self._ws = self._reader = None
+        self._ready.clear()
+        self._generation += 1  # the reader's end is not a loss to report
+        self._fail_calls()
+        if ws is not None:
+            await ws.close()
+        if reader is not None and reader is not asyncio.current_task():
+            try:
+                await reader
+            except asyncio.CancelledError:
+                pass
+
+    def _fail_calls(self) -> None:
+        for fut in self._calls.values():
+            if not fut.done():
+                fut.set_exception(ConnectionLost())
+        self._calls.clear()
+
+    @property
+    def connected(self) -> bool:
+        """Connected, said hello, and resumed every game followed."""
+        return self._ws is not None and self._ready.is_set()
+
+    @property
+    def websocket(self) -> ClientConnection | None:
+        """The current WebSocket connection (tests break it on purpose)."""
+        return self._ws
+
+    async def reconnect(self, attempts: int = 10, delay: float = 0.2) -> None:
+        """Open a new connection and resume every game followed from its ``last_seq``."""
+        async with self._lock:
+            await self._drop_ws()
+            self._closed = False
+            for attempt in range(attempts):
+                try:
+                    await self._open()
+                    break
+                except ClientError as exc:  # not there (yet), or restarting
+                    retry = isinstance(exc, (ConnectFailed, ConnectionLost)) or exc.code == "server.shutting_down"
+                    if not retry or attempt == attempts - 1:
+                        raise
+                    await asyncio.sleep(min(delay * 2**attempt, 5.0))
+            for g in list(self._games.values()):
+                if g.over:
+                    continue
+                if g.token:
+                    await self._call(m.Resume(game_id=g.game_id, token=g.token, last_seq=g.last_seq))
+                elif g.viewer:
+                    await self._call(m.Spectate(game_id=g.game_id, after_seq=g.last_seq))
+            self._ready.set()
+
+    async def _auto_reconnect(self) -> None:
+        try:
+            await self.reconnect(attempts=20)
+        except ClientError as exc:
+            log.warning("reconnecting failed: %s", exc)
+            self._closed = True
+            for g in self._games.values():
+                g.queue.put_nowait(_Lost(-1))
+        finally:
+            self._reconnecting = None
+
+    # -- the reader: replies to calls, pushes to games --------------------------------------------
+
+    async def _read(self, ws: ClientConnection, generation: int) -> None:
+        try:
+            async for frame in ws:
+                try:
+                    msg = self._codec.decode_server(frame)
+                except ProtocolError as exc:
+                    log.warning("undecodable frame from the server: %s", exc)
+                    continue
+                self._dispatch(msg)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._lost(ws, generation)
+
+    def _lost(self, ws: ClientConnection, generation: int) -> None:
+        if generation != self._generation:
+            return  # closed on purpose (close, reconnect)
+        self._ready.clear()
+        self._ws = None
+        self._fail_calls()
+        if self._closed:
+            return
+        if self.auto_reconnect:
+            if self._reconnecting is None:
+                self._reconnecting = asyncio.create_task(self._auto_reconnect())
+        else:
+            for g in self._games.values():
+                g.queue.put_nowait(_Lost(generation))
+
+    def _dispatch(self, msg) -> None:
+        if isinstance(msg, m.Updates):  # batch: unpack into the pushes v1 sends, in their order
+            for item in msg.events:
+                self._on_event(m.EventMsg(game_id=msg.game_id, seq=item.seq, event=item.event))
+            for part in (msg.decision, msg.game_over, msg.ack):
+                if part is not None:
+                    self._dispatch(part)
+        elif isinstance(msg, m.EventMsg):
+            self._on_event(msg)
+        elif isinstance(msg, m.DecisionMsg):
+            g = self.game(msg.game_id)
+            g.decision = DecisionUpdate(msg.game_id, msg.seq, msg.decision, msg.clock, time.monotonic())
+            g.queue.put_nowait(g.decision)
+        elif isinstance(msg, m.GameOverMsg):
+            g = self.game(msg.game_id)
+            g.outcome, g.forfeit = msg.outcome, msg.forfeit
+            g.queue.put_nowait(GameOverUpdate(msg.game_id, msg.outcome, msg.forfeit))
+        else:
+            if isinstance(msg, m.Seated):  # before the events that follow it are dispatched
+                g = self.game(msg.game_id)
+                g.viewer, g.token = msg.seat, msg.token
+            elif isinstance(msg, m.Watching):
+                self.game(msg.game_id).viewer = msg.viewer
+            fut = self._calls.pop(msg.id, None) if getattr(msg, "id", 0) else None
+            if fut is None:
+                if isinstance(msg, m.Error):
+                    log.warning("server error: %s: %s", msg.code, msg.message)
+                    self.notices.append(msg)
+                else:
+                    log.debug("unexpected reply %r", msg)
+            elif not fut.done():
+                if isinstance(msg, m.Error):
+                    fut.set_exception(ClientError(msg.code, msg.message))
+                else:
+                    fut.set_result(msg)
+
+    def _on_event(self, msg: m.EventMsg) -> None:
+        g = self.game(msg.game_id)
+        if msg.seq <= g.last_seq:
+            g.duplicates += 1
+            return
+        if msg.seq != g.last_seq + 1 and g.state is not None:
+            g.gaps.append((g.last_seq + 1, msg.seq))
+        g.last_seq = msg.seq
+        g.seqs.append(msg.seq)
+        event = msg.event
+        text = None
+        if g.state is None:
+            if isinstance(event, ev.GameCreated):
+                g.state = initial_state(event)
+                text = describe(event, g.state)
+        elif not g.error:
+            try:
+                text = describe(event, g.state)
+            except Exception:  # narration is a courtesy; never let it break the stream
+                text = type(event).__name__
+            try:
+                evolve(g.state, event)
+            except (InvalidEvent, KeyError, IndexError, ValueError) as exc:
+                g.error = f"event {msg.seq} ({type(event).__name__}) does not follow the view: {exc}"
+                log.warning("game %s: %s", g.game_id, g.error)
+        if isinstance(event, ev.OptionChosen):
+            g.answers[event.decision_id] = (msg.seq, tuple(event.option), event.timeout)
+        if isinstance(event, ev.GameEnded) and g.outcome is None:
+            g.outcome = event.outcome  # game_over follows; the view already knows
+        g.queue.put_nowait(EventUpdate(msg.game_id, msg.seq, event, text))
+
+    # -- calls ---------------------------------------------------------------------------------------
+
+    async def _call(self, msg, timeout: float = CALL_TIMEOUT):
+        """Send ``msg`` with a fresh id and wait for the reply with that id. A message the server
+        dropped for the rate limit (``protocol.rate_limited``) is sent again after a pause."""
+        for attempt in itertools.count():
+            try:
+                return await self._call_once(msg, timeout)
+            except ClientError as exc:
+                if exc.code != "protocol.rate_limited" or attempt >= RATE_RETRIES:
+                    raise
+                await asyncio.sleep(min(0.05 * 2**attempt, 1.0))
+
+    async def _call_once(self, msg, timeout: float):
+        ws = self._ws
+        if ws is None:
+            raise ConnectionLost("not connected")
+        msg.id = next(self._ids)
+        fut = asyncio.get_running_loop().create_future()
+        self._calls[msg.id] = fut
+        try:
+            await ws.send(self._codec.encode(msg))
+        except websockets.ConnectionClosed:
+            self._calls.pop(msg.id, None)
+            raise ConnectionLost() from None
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            raise ClientError("client.timeout", f"no reply to {type(msg).__name__} within {timeout:g}s") from None
+        finally:
+            self._calls.pop(msg.id, None)
+
+    async def ping(self) -> None:
+        await self._call(m.Ping())
+
+    async def list_missions(self) -> list[m.MissionInfo]:
+        return (await self._call(m.ListMissions())).missions
+
+    async def list_games(self) -> list[m.GameSummary]:
+        return (await self._call(m.ListGames())).games
+
+    async def create_game(self, mission: str, seat: str | None = None, client_seed: str = "") -> Seat:
+        """Create a game; with ``seat`` ("a", "b", "any") take that seat at once. Without one, the
+        returned ``Seat`` has only the game id (join or spectate it next)."""
+        reply = await self._call(m.CreateGame(mission=mission, seat=seat or "", client_seed=client_seed))
+        return self._seat(reply)
+
+    async def join(self, game_id: str, seat: str = "any", client_seed: str = "") -> Seat:
+        return self._seat(await self._call(m.Join(game_id=game_id, seat=seat, client_seed=client_seed)))
+
+    async def spectate(self, game_id: str, after_seq: int = 0) -> str:
+        """Watch a game; returns the viewer the server gave this connection."""
+        reply = await self._call(m.Spectate(game_id=game_id, after_seq=after_seq))
+        return getattr(reply, "viewer", "spectator")
+
+    async def resume(self, game_id: str, token: str, last_seq: int = 0) -> Seat:
+        """Take up a seat again: the server sends every event after ``last_seq`` in its view.
+
+        The view state starts from ``GameCreated`` (seq 1): a client that has no view of the game
+        yet (a new process) resumes from 0 to rebuild it. ``reconnect()`` resumes by itself."""
+        g = self.game(game_id)
+        g.token = token
+        if last_seq > g.last_seq:
+            g.last_seq = last_seq
+        reply = await self._call(m.Resume(game_id=game_id, token=token, last_seq=last_seq))
+        seat = self._seat(reply)
+        return Seat(game_id, seat.seat or g.viewer, token)
+
+    async def resign(self, game_id: str, command_id: str | None = None) -> int:
+        ack = await self._call(m.ResignGame(game_id=game_id, command_id=command_id or _new_command_id()))
+        return ack.seq
+
+    def _seat(self, reply) -> Seat:
+        if isinstance(reply, m.Seated):
+            return Seat(reply.game_id, reply.seat, reply.token)
+        game_id = getattr(reply, "game_id", "")
+        return Seat(game_id, getattr(reply, "viewer", ""), "")
+
+    async def choose(self, decision: Decision | DecisionUpdate, option: Option, *, game_id: str | None = None,
+                     command_id: str | None = None) -> int:
+        """Answer ``decision`` with ``option``; returns the seq of the ack (the events are durable).
+
+        A retry (after a dropped connection) reuses the command id, so it never acts twice."""
+        if isinstance(decision, DecisionUpdate):
+            game_id = game_id or decision.game_id
+            decision = decision.decision
+        game_id = game_id or self._game_of(decision)
+        command_id = command_id or _new_command_id()
+        cmd = m.Command(game_id=game_id, decision_id=decision.id, option=tuple(option), command_id=command_id)
+        retried = False
+        while True:
+            try:
+                ack = await self._call(cmd)
+                return ack.seq
+            except ConnectionLost:
+                if not self.auto_reconnect or self._closed:
+                    raise ConnectionLost(command_id=command_id) from None
+                await self.wait_connected()
+                retried = True
+            except ClientError as exc:
+                seq = self._answered(game_id, decision, tuple(option)) if retried else None
+                if exc.code == "game.stale_decision" and seq:
+                    return seq  # our first try went through before the connection dropped
+                raise
+
+    def _answered(self, game_id: str, decision: Decision, option: Option) -> int | None:
+        """The seq of the OptionChosen that answered ``decision`` with ``option`` (not a time-out)."""
+        g = self._games.get(game_id)
+        seq, chosen, timeout = g.answers.get(decision.id, (0, (), True)) if g else (0, (), True)
+        return seq if chosen == option and not timeout else None
+
+    def _game_of(self, decision: Decision) -> str:
+        found = [g.game_id for g in self._games.values()
+                 if g.state is not None and g.state.pending is not None and g.state.pending.id == decision.id
+                 and g.state.pending == decision]
+        if len(found) != 1:
+            raise ValueError("say which game: choose(decision, option, game_id=...)")
+        return found[0]
+
+    async def wait_connected(self, timeout: float = 30.0) -> None:
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except TimeoutError:
+            raise ConnectionLost("could not reconnect to the server") from None
+
+    # -- games ---------------------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameView:
+        """What this client knows of ``game_id`` (created empty on first use)."""
+        g = self._games.get(game_id)
+        if g is None:
+            g = self._games[game_id] = GameView(game_id)
+        return g
+
+    def games(self) -> list[GameView]:
+        return list(self._games.values())
+
+    def view(self, game_id: str) -> State | None:
+        """This client's own view state of the game (None before its GameCreated arrives)."""
+        return self.game(game_id).state
+
+    def last_seq(self, game_id: str) -> int:
+        return self.game(game_id).last_seq
+
+    def pending(self, game_id: str) -> tuple[Decision, m.Clock | None] | None:
+        """The pending decision in this view and its clock (None if the clock has not come yet)."""
+        g = self.game(game_id)
+        p = g.state.pending if g.state is not None else None
+        if p is None:
+            return None
+        clock = g.decision.clock if g.decision is not None and g.decision.decision.id == p.id else None
+        return p, clock
+
+    def my_decision(self, game_id: str) -> Decision | None:
+        """The pending decision if it is this client's seat's to answer."""
+        g = self.game(game_id)
+        pend = self.pending(game_id)
+        return pend[0] if pend and pend[0].side == g.viewer else None
+
+    def clock_left(self, game_id: str) -> tuple[int, int, int] | None:
+        """(move ms left, reserve ms left, time-outs) for the pending decision, counted down from
+        when it arrived; None if no clock is known."""
+        g = self.game(game_id)
+        pend = self.pending(game_id)
+        if not pend or pend[1] is None:
+            return None
+        clock = pend[1]
+        used = int((time.monotonic() - g.decision.received) * 1000)
+        move = clock.move_ms - used
+        reserve = clock.reserve_ms + min(0, move)
+        return max(0, move), max(0, reserve), clock.timeouts
+
+    async def updates(self, game_id: str) -> AsyncIterator[Update]:
+        """Every view event, decision and the game's end, in order of arrival; ends after game over.
+
+        Raises ``ConnectionLost`` if the connection drops (unless ``auto_reconnect``): call
+        ``reconnect()`` and iterate again, and the stream carries on where it stopped."""
+        g = self.game(game_id)
+        while True:
+            if g.queue.empty() and g.over_seen:
+                return
+            item = await g.queue.get()
+            if isinstance(item, _Lost):
+                if item.generation == -1 or (item.generation == self._generation and not self.connected):
+                    raise ConnectionLost()
+                continue  # a loss that a reconnect has already mended
+            yield item
+            if isinstance(item, GameOverUpdate):
+                g.over_seen = True
+                return
+
+
+def _new_command_id() -> str:
+    return uuid.uuid4().hex
+
+
+def encode_json(message) -> str:
+    """A message as the JSON subprotocol carries it (for docs and debugging)."""
+    return msgspec.json.encode(message).decode()

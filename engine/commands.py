@@ -1,0 +1,38 @@
+"""Commands: what a seat asks the game to do. Imperative names; small, typed values.
+
+``side`` is the seat the command comes from; the server fills it in from the seat token, so
+nobody can act for a seat they do not hold.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from engine.model import Option
+
+
+class Command(msgspec.Struct, frozen=True, tag_field="type", tag=True):
+    pass
+
+
+class Start(Command):
+    """Begin play once the seats are filled."""
+
+
+class Choose(Command):
+    """Answer the pending decision ``decision_id`` with one of its options."""
+
+    decision_id: int
+    option: Option
+    side: str
+    timeout: bool = False  # played by the server for a seat whose clock ran out (never from a client)
+
+
+class Resign(Command):
+    side: str
+    reason: str = ""  # "" for a player's resignation; the server's forfeits say why ("forfeit: 3 time-outs")
+
+
+AnyCommand = Union[Start, Choose, Resign]

@@ -1,0 +1,119 @@
+"""``decide(state, command, dice) -> list[Event]``: the rules, pure.
+
+Guards run in a fixed order (like boardgame.io's reducer) and raise a typed ``GameError``
+before anything is emitted, so a rejected command never touches the game:
+
+1. the command is well formed              -> MalformedCommand
+2. the game is not over                    -> GameOver
+3. the decision id is the pending one      -> StaleDecision
+4. the decision is the commanding side's   -> NotYourDecision
+5. the option is one of those offered      -> IllegalOption
+
+Then the rules run forward on a clone of the state until the next decision or the end.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.codec import clone_state
+from engine.commands import Choose, Command, Resign, Start
+from engine.dice.base import Dice
+from engine.errors import GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
+from engine.events import Event, GameStarted, OptionChosen, Resigned
+from engine.model import SIDES, Decision, Option, Outcome, State, other
+from engine.rules.context import Context
+from engine.rules.core import actions, attack, flow, tasks
+
+# decision kind -> what answering it does (each kind is documented in docs/protocol.md)
+ANSWERS: dict[str, Callable[[Context, Option], None]] = {
+    "first": flow.answer_first,
+    "activate": flow.answer_activate,
+    "act": flow.answer_act,
+    "keep_initiative": flow.answer_keep_initiative,
+    "ready": flow.answer_ready,
+    "directed": actions.answer_directed,
+    "buy_dice": tasks.answer_buy_dice,
+    "aim": tasks.answer_aim,
+    "bystander": attack.answer_bystander,
+    "melee_won": attack.answer_melee_won,
+    "avoid_injury": attack.answer_avoid_injury,
+    "recover_stress": actions.answer_spend,
+    "sprint": actions.answer_spend,
+}
+
+# What the server plays for a seat whose clock runs out (documented in docs/protocol.md).
+DEFAULTS: dict[str, Callable[[Decision], Option]] = {
+    "first": lambda d: ("first", d.side),
+    "act": lambda d: ("end",),
+    "keep_initiative": lambda d: ("pass",),
+    "ready": lambda d: ("hold",),
+    "directed": lambda d: ("none",),
+    "buy_dice": lambda d: ("buy", 0),
+    "aim": lambda d: ("keep",),
+    "bystander": lambda d: ("threat",),
+    "melee_won": lambda d: ("damage",),
+    "avoid_injury": lambda d: ("accept",),
+    "recover_stress": lambda d: d.options[-1],
+    "sprint": lambda d: ("stay",),
+}
+
+
+def default_option(decision: Decision) -> Option:
+    pick = DEFAULTS.get(decision.kind)
+    return pick(decision) if pick else decision.options[0]
+
+
+def decide(state: State, command: Command, dice: Dice) -> list[Event]:
+    if isinstance(command, Choose):
+        return _choose(state, command, dice)
+    if isinstance(command, Start):
+        if state.started:
+            raise GameError(f"game {state.game_id} has already started")
+        ctx = Context(clone_state(state), dice)
+        ctx.emit(GameStarted())
+        flow.advance(ctx)
+        return ctx.events
+    if isinstance(command, Resign):
+        if command.side not in SIDES:
+            raise MalformedCommand(f"resign: no side {command.side!r}")
+        if not isinstance(command.reason, str):
+            raise MalformedCommand(f"resign: the reason is text, not {command.reason!r}")
+        if state.outcome is not None:
+            raise GameOver(f"game {state.game_id} is over")
+        ctx = Context(clone_state(state), dice)
+        ctx.emit(Resigned(side=command.side, reason=command.reason))
+        why = f"side {command.side}: {command.reason}" if command.reason else f"side {command.side} resigned"
+        flow.end_game(ctx, Outcome(other(command.side), why))
+        return ctx.events
+    raise MalformedCommand(f"not a command: {type(command).__name__}")
+
+
+def normalise_option(option) -> Option:
+    """The canonical form of an option from the wire (a list becomes a tuple), or an error."""
+    if not isinstance(option, (list, tuple)) or not option:
+        raise MalformedCommand(f"an option is a non-empty array, not {option!r}")
+    if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in option):
+        raise MalformedCommand(f"an option holds only strings and integers: {option!r}")
+    return tuple(option)
+
+
+def _choose(state: State, cmd: Choose, dice: Dice) -> list[Event]:
+    if not isinstance(cmd.decision_id, int) or isinstance(cmd.decision_id, bool):
+        raise MalformedCommand(f"decision_id must be an integer, not {cmd.decision_id!r}")
+    option = normalise_option(cmd.option)
+    if state.outcome is not None:
+        raise GameOver(f"game {state.game_id} is over: {state.outcome.reason}")
+    pending = state.pending
+    if pending is None or cmd.decision_id != pending.id:
+        now = f"decision {pending.id} is pending" if pending else "no decision is pending"
+        raise StaleDecision(f"decision {cmd.decision_id} is not current ({now})")
+    if cmd.side != pending.side:
+        raise NotYourDecision(f"decision {pending.id} ({pending.kind}) is side {pending.side}'s, not {cmd.side!r}'s")
+    if option not in pending.options:
+        raise IllegalOption(f"{list(option)!r} is not an option of decision {pending.id} ({pending.kind})")
+    ctx = Context(clone_state(state), dice)
+    ctx.emit(OptionChosen(decision_id=pending.id, side=pending.side, option=option, timeout=bool(cmd.timeout)))
+    ANSWERS[pending.kind](ctx, option)
+    flow.advance(ctx)
+    return ctx.events

@@ -1,0 +1,43 @@
+"""The context rules run in: emitting an event applies it to the working state at once.
+
+``decide`` hands the rules a *clone* of the game state wrapped in a ``Context``. Each rule
+emits events through it; ``emit`` applies them with ``evolve`` so the next rule sees their
+effect, and records them as the command's result. Dice are rolled only through ``roll``,
+which records the roll as a ``DiceRolled`` event with its nonce (DESIGN.md section 3).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from engine.dice.base import Dice
+from engine.events import DecisionRequested, DiceRolled, Event
+from engine.evolve import evolve
+from engine.model import Decision, Option, Side, State
+
+
+class Context:
+    __slots__ = ("state", "dice", "events")
+
+    def __init__(self, state: State, dice: Dice):
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        evolve(self.state, event)
+        self.events.append(event)
+
+    def roll(self, sides: int, count: int, purpose: str, unit: str = "", target: int = 0,
+             replaces: int = -1) -> tuple[int, ...]:
+        nonce = self.state.next_nonce
+        results = tuple(self.dice.roll(nonce, sides, count))
+        self.emit(DiceRolled(nonce=nonce, sides=sides, results=results, purpose=purpose, unit=unit,
+                             target=target, replaces=replaces))
+        return results
+
+    def ask(self, side: Side, kind: str, options: Iterable[Option], unit: str = "") -> None:
+        opts = tuple(options)
+        if not opts:
+            raise AssertionError(f"decision {kind!r} for side {side} with no options")
+        self.emit(DecisionRequested(Decision(self.state.next_decision, side, kind, opts, unit)))

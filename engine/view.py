@@ -1,0 +1,33 @@
+"""``view(event, viewer)``: the one place where per-viewer redaction lives (DESIGN.md section 5).
+
+Every outbound event passes through here: live play, resumes, replays, exports for a side.
+A viewer is ``"a"``, ``"b"``, ``"spectator"`` or ``"all"`` (the full log, open to everyone once
+the game is over). ``view`` returns the event as that viewer may see it, or ``None``.
+
+What is hidden, and from whom:
+
+- ``SeedRevealed`` is only ever emitted after the game ends, so it needs no redaction; the
+  server seed never exists in any event before then (``GameCreated`` carries its hash).
+- The core rules (seed 001) have no hidden information: every other event is public.
+  Modules with hidden units or hands of cards register their redactions in ``REDACTIONS``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.events import Event
+
+VIEWERS = ("a", "b", "spectator", "all")
+
+# event type -> function(event, viewer) -> redacted event or None. Registered by rule modules.
+REDACTIONS: dict[type, Callable[[Event, str], Event | None]] = {}
+
+
+def view(event: Event, viewer: str) -> Event | None:
+    if viewer not in VIEWERS:
+        raise ValueError(f"unknown viewer {viewer!r}; one of {', '.join(VIEWERS)}")
+    if viewer == "all":
+        return event
+    redact = REDACTIONS.get(type(event))
+    return redact(event, viewer) if redact else event

@@ -1,0 +1,451 @@
+"""One actor per game: a task and a queue that serialise everything that touches the game.
+
+A command's way (DESIGN.md section 1)::
+
+    connection --call--> actor queue --> decide (pure; a GameError leaves the game untouched)
+        --> store.append (durable) --> evolve --> fan out: view(event, viewer) per connection
+        --> the pending decision with the deciding seat's clock --> ack to the commander
+
+Nothing else changes the game: seating, starting, watching (whose backlog must not interleave
+with new events), clock time-outs and forfeits all run as jobs on the same queue. Fanning out
+only *queues* frames on each connection (``server.connection``), so a slow reader never holds
+the actor up.
+
+Every outbound event passes through ``engine.view.view``; a ``None`` view is not sent, and the
+pending decision is shown to each viewer through the view of its ``DecisionRequested``.
+
+**Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection (its
+events, the decision, the game's end, the ack of its own command) is staged, not sent, and at
+the end of the job goes out as one ``updates`` message (more only if the order of the parts
+calls for it). Identical updates (same viewer, no ack) are encoded once per codec, so a step
+costs one encode per distinct view and one frame per connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Awaitable, Callable
+
+from engine.codec import decode_event
+from engine.commands import Choose, Resign, Start
+from engine.decide import default_option
+from engine.dice.fair import check_client_seed
+from engine.errors import GameError
+from engine.events import DecisionRequested, Event, OptionChosen, Resigned
+from engine.view import view
+from protocol.errors import ProtocolError
+from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated, Updates
+from server.clock import GameClock
+from server.connection import Connection
+from server.game import LiveGame, Submitted
+from server.store import ConcurrencyError
+
+SEATS = ("a", "b")
+_HIDDEN = object()  # a cached "this viewer does not see this event"
+_SLOT = {EventItem: 0, DecisionMsg: 1, GameOverMsg: 2, Ack: 3}  # the order of an ``updates``' parts
+
+
+class Retired(Exception):
+    """The actor let its finished game go (nobody followed it); ask the lobby for it again."""
+
+
+def forfeit_of(events) -> str:
+    """The seat that forfeited on time, if these events hold its forfeit."""
+    for e in events:
+        if isinstance(e, Resigned) and e.reason.startswith("forfeit"):
+            return e.side
+    return ""
+
+
+class GameActor:
+    def __init__(self, game: LiveGame, *, clock: GameClock, log,
+                 forfeit: str = "", on_retire: Callable[["GameActor"], None] | None = None):
+        self.game = game
+        self.game_id = game.game_id
+        self.clock = clock
+        self.log = log.bind(game=self.game_id)
+        self.forfeit = forfeit
+        self.watchers: dict[Connection, str] = {}
+        self.on_retire = on_retire
+        self.closing = False
+        self.retired = False
+        self.loop = asyncio.get_running_loop()
+        self._jobs: asyncio.Queue = asyncio.Queue()
+        self._timer: asyncio.TimerHandle | None = None
+        self._staged: dict[Connection, list[list]] = {}  # batch connections: [events, decision, over, ack]...
+        self._over: tuple[tuple, GameOverMsg] | None = None
+        self.task = asyncio.create_task(self._run(), name=f"actor-{self.game_id}")
+
+    @property
+    def state(self):
+        return self.game.state
+
+    # -- the queue ---------------------------------------------------------------------------
+
+    async def call(self, job: Callable[..., Awaitable], *args):
+        """Run ``job(*args)`` on the actor, after every job queued before it; its result or error."""
+        if self.closing:
+            if self.retired:
+                raise Retired()
+            raise ProtocolError("server.shutting_down", "the server is shutting down; resume later")
+        fut = self.loop.create_future()
+        self._jobs.put_nowait((job, args, fut))
+        return await fut
+
+    def _post(self, job: Callable[..., Awaitable], *args) -> None:
+        if not self.closing:
+            self._jobs.put_nowait((job, args, None))
+
+    async def _run(self) -> None:
+        while True:
+            item = await self._jobs.get()
+            if item is None:
+                return
+            job, args, fut = item
+            if self.retired:
+                if fut is not None and not fut.done():
+                    fut.set_exception(Retired())
+                continue
+            try:
+                try:
+                    result = await job(*args)
+                finally:
+                    self._flush()
+            except (ProtocolError, GameError) as exc:
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+            except Exception as exc:
+                self.log.exception("actor.failed", job=job.__name__)
+                await self._recover()
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+            else:
+                if fut is not None and not fut.done():
+                    fut.set_result(result)
+
+    async def _recover(self) -> None:
+        """After an unexpected failure (the store, say): reload the game from the store, the truth."""
+        try:
+            self.game = await LiveGame.load(self.game.store, self.game_id)
+        except Exception:
+            self.log.exception("actor.reload_failed")
+
+    async def close(self) -> None:
+        """Finish the jobs already queued (in-flight commands commit), then stop."""
+        if not self.closing:
+            self.closing = True
+            self._cancel_timer()
+            self._jobs.put_nowait(None)
+        await self.task
+
+    # -- jobs ------------------------------------------------------------------------------------
+
+    async def boot(self) -> None:
+        """A game loaded from the store: start it if both seats were taken, run the clock."""
+        s = self.state
+        if s.outcome is None and len(s.seats) == 2 and not s.started:
+            await self._submit(Start())
+        else:
+            self._after(())
+
+    async def seat(self, conn: Connection, requested: str, name: str, client_seed: str, msg_id: int) -> str:
+        s = self.state
+        held = conn.roles.get(self.game_id)
+        if held in SEATS:
+            raise ProtocolError("lobby.seat_taken", f"this connection already holds seat {held} of game {self.game_id}")
+        free = [seat for seat in SEATS if seat not in s.seats]
+        if s.started or s.outcome is not None or not free:
+            raise ProtocolError("lobby.game_full", f"both seats of game {self.game_id} are taken")
+        if requested == "any":
+            seat = free[0]
+        elif requested in SEATS:
+            if requested not in free:
+                raise ProtocolError("lobby.seat_taken", f"seat {requested} of game {self.game_id} is taken")
+            seat = requested
+        else:
+            raise ProtocolError("protocol.invalid_field", f"seat is 'a', 'b' or 'any', not {requested!r}")
+        token = self.game.token_for(seat)
+        try:
+            check_client_seed(seat, client_seed)
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
+        sub = await self.game.take_seat(seat, name, client_seed)
+        self.log.info("seat.taken", seat=seat, name=name, conn=conn.id, seq=sub.last_seq)
+        self._publish(sub, exclude=conn)
+        self.detach(conn)
+        conn.roles[self.game_id] = seat
+        conn.send(Seated(game_id=self.game_id, seat=seat, token=token, id=msg_id))
+        await self._backlog(conn, seat, 0)
+        self.watchers[conn] = seat
+        if len(s.seats) == 2 and not s.started:
+            await self._submit(Start())
+        else:
+            self._show_pending(conn, seat)
+        return seat
+
+    async def watch(self, conn: Connection, viewer: str, after_seq: int, reply) -> None:
+        """Follow the game as ``viewer``: ``reply``, every event after ``after_seq``, then what is pending."""
+        self.detach(conn)
+        if viewer in SEATS:  # a resumed seat: an older connection holding it lets go
+            for other, v in list(self.watchers.items()):
+                if v == viewer:
+                    self.detach(other, idle_check=False)
+                    other.error("auth.not_seated", f"seat {viewer} of game {self.game_id} was resumed on another connection")
+        conn.roles[self.game_id] = viewer
+        conn.send(reply)
+        await self._backlog(conn, viewer, max(0, after_seq))
+        self.watchers[conn] = viewer
+        self._show_pending(conn, viewer)
+        self.log.info("watch", conn=conn.id, viewer=viewer, after_seq=after_seq, seq=self.state.seq)
+
+    async def command(self, conn: Connection, seat: str, command: Choose | Resign, command_id: str,
+                      msg_id: int, received: float) -> int:
+        if conn.roles.get(self.game_id) != seat:
+            raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {self.game_id}")
+        s = self.state
+        if not s.started and s.outcome is None:
+            raise ProtocolError("game.not_started", f"game {self.game_id} waits for its second player")
+        cid = f"{seat}:{command_id}" if command_id else None
+        pending = s.pending
+        try:
+            sub = await self.game.run(command, cid)
+        except GameError:
+            prior = await self._prior(cid) if cid else None
+            if prior is None:
+                raise
+            self.log.info("command.retried", seat=seat, command_id=command_id, seq=prior)
+            self._deliver(conn, Ack(game_id=self.game_id, seq=prior, id=msg_id))
+            return prior
+        if sub.duplicate:
+            self.log.info("command.retried", seat=seat, command_id=command_id, seq=sub.last_seq)
+            self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
+            return sub.last_seq
+        if isinstance(command, Choose):
+            self.clock.stop(self.loop.time())
+        self._publish(sub)
+        self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
+        self._log_command(seat, pending, command, sub, received)
+        return sub.last_seq
+
+    async def _time_out(self, decision_id: int) -> None:
+        s = self.state
+        p = s.pending
+        running = self.clock.running
+        if p is None or p.id != decision_id or s.outcome is not None or running is None or running[0] != p.id:
+            return
+        started = time.perf_counter()
+        seat, count = self.clock.time_out()
+        command = Choose(p.id, default_option(p), seat, timeout=True)
+        forfeits = self.clock.forfeits(seat)
+        sub = await self._submit(command, announce=not forfeits)  # no decision that is void at once
+        self._log_command(seat, p, command, sub, started, timeouts=count)
+        if self.state.outcome is None and forfeits:
+            reason = f"forfeit: {count} time-outs"
+            sub = await self._submit(Resign(seat, reason=reason))
+            self.log.info("forfeit", seat=seat, timeouts=count, seq=sub.last_seq)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    async def _submit(self, command, announce: bool = True) -> Submitted:
+        sub = await self.game.run(command)
+        if isinstance(command, Start):
+            self.log.info("game.started", seq=sub.last_seq)
+        self._publish(sub, announce=announce)
+        return sub
+
+    async def _prior(self, cid: str) -> int | None:
+        """The last seq a command id stored earlier, if it did (a retry after the command went through).
+
+        The store has no lookup by command id, but its contract answers a known id before it
+        checks ``expected_seq``: an append that cannot succeed (``expected_seq`` one past the
+        end) returns the earlier result for a known id and raises ConcurrencyError, writing
+        nothing, for an unknown one.
+        """
+        try:
+            result = await self.game.store.append(self.game_id, self.state.seq + 1, [b"\xc0"], cid)
+        except ConcurrencyError:
+            return None
+        return result.last_seq if result.duplicate else None
+
+    def _log_command(self, seat, pending, command, sub: Submitted, started: float, **extra) -> None:
+        option = list(command.option) if isinstance(command, Choose) else ["resign"]
+        self.log.info(
+            "command", seat=seat, decision=pending.id if pending else None, kind=pending.kind if pending else None,
+            option=option, timeout=getattr(command, "timeout", False),
+            latency_ms=round((time.perf_counter() - started) * 1000, 3), seq=sub.last_seq,
+            events=len(sub.events), **extra)
+
+    def _publish(self, sub: Submitted, exclude: Connection | None = None, announce: bool = True) -> None:
+        """Fan the stored events out to every watcher, each in its own view; then what is pending."""
+        frames: dict[tuple[str, str, int], object] = {}
+        items: dict[tuple[str, int], EventItem | None] = {}
+        for conn, viewer in list(self.watchers.items()):
+            if conn is exclude:
+                continue
+            if conn.batch:
+                for i, event in enumerate(sub.events):
+                    key = (viewer, i)
+                    if key not in items:
+                        seen = view(event, viewer)
+                        items[key] = None if seen is None else EventItem(seq=sub.first_seq + i, event=seen)
+                    if items[key] is not None:
+                        self._stage(conn, items[key])
+                continue
+            for i, event in enumerate(sub.events):
+                key = (viewer, conn.codec.name, i)
+                frame = frames.get(key)
+                if frame is None:
+                    seen = view(event, viewer)
+                    frame = _HIDDEN if seen is None else conn.codec.encode(
+                        EventMsg(game_id=self.game_id, seq=sub.first_seq + i, event=seen))
+                    frames[key] = frame
+                if frame is not _HIDDEN:
+                    conn.push(frame)
+        self._after(sub.events, announce)
+
+    def _after(self, events, announce: bool = True) -> None:
+        """After new events: the game is over (tell everyone) or a new decision's clock starts
+        (unless not ``announce``: the seat forfeits next)."""
+        s = self.state
+        if s.outcome is not None:
+            self._cancel_timer()
+            self.clock.running = None
+            if events:
+                self.forfeit = self.forfeit or forfeit_of(events)
+                self.log.info("game.over", winner=s.outcome.winner, reason=s.outcome.reason,
+                              forfeit=self.forfeit, seq=s.seq)
+                for conn, viewer in list(self.watchers.items()):
+                    self._show_pending(conn, viewer)
+                self._maybe_idle()
+            return
+        p = s.pending
+        if p is None or not announce or (self.clock.running is not None and self.clock.running[0] == p.id):
+            return
+        self._cancel_timer()
+        deadline = self.clock.start(p.id, p.side, self.loop.time())
+        self._timer = self.loop.call_at(deadline, self._post, self._time_out, p.id)
+        frames: dict[tuple[str, str], object] = {}
+        msgs: dict[str, DecisionMsg | None] = {}
+        for conn, viewer in list(self.watchers.items()):
+            if conn.batch:
+                if viewer not in msgs:
+                    msgs[viewer] = self._decision_msg(viewer)
+                if msgs[viewer] is not None:
+                    self._stage(conn, msgs[viewer])
+                continue
+            key = (viewer, conn.codec.name)
+            if key not in frames:
+                msg = self._decision_msg(viewer)
+                frames[key] = _HIDDEN if msg is None else conn.codec.encode(msg)
+            if frames[key] is not _HIDDEN:
+                conn.push(frames[key])
+
+    def _decision_msg(self, viewer: str) -> DecisionMsg | None:
+        p = self.state.pending
+        seen = view(DecisionRequested(decision=p), viewer)
+        if seen is None:
+            return None
+        return DecisionMsg(game_id=self.game_id, seq=self.state.seq, decision=seen.decision,
+                           clock=self.clock.show(p.side, self.loop.time()))
+
+    def _show_pending(self, conn: Connection, viewer: str) -> None:
+        s = self.state
+        if s.outcome is not None:
+            key = (id(s.outcome), self.forfeit)
+            if self._over is None or self._over[0] != key:  # one message, so that batches share its encoding
+                self._over = (key, GameOverMsg(game_id=self.game_id, outcome=s.outcome, forfeit=self.forfeit))
+            self._deliver(conn, self._over[1])
+        elif s.pending is not None:
+            msg = self._decision_msg(viewer)
+            if msg is not None:
+                self._deliver(conn, msg)
+
+    async def _backlog(self, conn: Connection, viewer: str, after_seq: int) -> None:
+        last = self.state.seq
+        if after_seq >= last:
+            return
+        for stored in await self.game.store.read(self.game_id, after_seq + 1, last):
+            seen = view(decode_event(stored.data), viewer)
+            if seen is not None:
+                if conn.batch:
+                    self._stage(conn, EventItem(seq=stored.seq, event=seen))
+                else:
+                    conn.send(EventMsg(game_id=self.game_id, seq=stored.seq, event=seen))
+
+    # -- batch connections -------------------------------------------------------------------
+
+    def _deliver(self, conn: Connection, msg) -> None:
+        """A push, or the ack of ``conn``'s command: sent at once (v1), or staged for ``updates``.
+
+        An ack with nothing staged for ``conn`` (a retried command id) goes out as a plain ``ack``."""
+        if not conn.batch or (isinstance(msg, Ack) and conn not in self._staged):
+            conn.send(msg)
+        else:
+            self._stage(conn, msg)
+
+    def _stage(self, conn: Connection, part) -> None:
+        """Add ``part`` (an EventItem, DecisionMsg, GameOverMsg or Ack) to ``conn``'s updates of this
+        job; a part that would come out of order starts another ``updates``."""
+        slot = _SLOT[type(part)]
+        staged = self._staged.setdefault(conn, [])
+        cur = staged[-1] if staged else None
+        if cur is None or any(cur[k] is not None for k in range(slot + 1, 4)) or (slot and cur[slot] is not None):
+            cur = [[], None, None, None]
+            staged.append(cur)
+        if slot:
+            cur[slot] = part
+        else:
+            cur[0].append(part)
+
+    def _flush(self) -> None:
+        """Send the staged updates: one frame per ``updates``, each distinct one encoded once per codec."""
+        if not self._staged:
+            return
+        staged, self._staged = self._staged, {}
+        frames: dict[tuple, bytes | str] = {}
+        for conn, batches in staged.items():
+            for events, decision, over, ack in batches:
+                key = (conn.codec.name, tuple(map(id, events)), id(decision), id(over), id(ack))
+                frame = frames.get(key)
+                if frame is None:
+                    frame = frames[key] = conn.codec.encode(Updates(
+                        game_id=self.game_id, events=events, decision=decision, game_over=over, ack=ack))
+                conn.push(frame)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def detach(self, conn: Connection, *, idle_check: bool = False) -> None:
+        """``conn`` no longer follows this game (it closed, or follows it another way now)."""
+        self.watchers.pop(conn, None)
+        conn.roles.pop(self.game_id, None)
+        if idle_check:
+            self._maybe_idle()
+
+    def _maybe_idle(self) -> None:
+        """A finished game nobody follows leaves memory (the lobby loads it again if asked)."""
+        if not self.watchers and self.state.outcome is not None and not self.closing:
+            self._post(self._retire_if_idle)
+
+    async def _retire_if_idle(self) -> None:
+        # A job, so that a watcher queued before it is counted; jobs queued after it get Retired.
+        if self.watchers or self.state.outcome is None or self.closing:
+            return
+        self.retired = self.closing = True
+        self._cancel_timer()
+        self._jobs.put_nowait(None)
+        if self.on_retire:
+            self.on_retire(self)
+        self.log.debug("actor.retired")
+
+
+def timeouts_in(events: list[Event]) -> dict[str, int]:
+    """Each seat's time-outs so far, counted from the log."""
+    counts = {seat: 0 for seat in SEATS}
+    for e in events:
+        if isinstance(e, OptionChosen) and e.timeout:
+            counts[e.side] = counts.get(e.side, 0) + 1
+    return counts

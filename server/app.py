@@ -1,0 +1,345 @@
+"""``skirmish serve``: the WebSocket server (``websockets`` asyncio), its connections and its
+graceful shutdown.
+
+Contract for clients, tests and the demo::
+
+    async with running_server(ServerConfig(port=0, db=":memory:")) as srv:
+        ...  # connect to srv.url ("ws://127.0.0.1:PORT"); srv.port is the bound port
+
+A connection negotiates ``skirmish.v1.msgpack`` (also when it offers no subprotocol) or
+``skirmish.v1.json``; a client offering only other subprotocols is refused (HTTP 400). Its
+first message must be ``hello``. Then every message gets its reply or a typed ``error``
+carrying the message's ``id``, and the connection stays usable, except:
+
+- ``hello`` with another protocol version: ``error protocol.version``, then close 1002;
+- a frame over websockets' ``max_size`` (``ServerConfig.ws_max_size``): closed by websockets, 1009;
+- a client too slow to read what it is sent: closed 1008 (``server.connection``);
+- shutdown: ``error server.shutting_down``, then close 1001.
+
+Shutdown (``App.shutdown``, on SIGTERM/SIGINT for ``skirmish serve``): stop accepting
+connections, let the commands already queued commit and fan out, tell each connection and
+close it with 1001, close the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+import structlog
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed, NegotiationError
+
+from engine.commands import Choose, Resign
+from engine.dice.fair import check_client_seed
+from engine.errors import GameError
+from protocol import messages as m
+from protocol.codec import SUBPROTOCOLS, codec_for
+from protocol.errors import ProtocolError
+from server.config import ServerConfig
+from server.connection import Connection
+from server.lobby import Lobby
+from server.logs import configure_logging, get_logger
+from server.store import EventStore, MemoryStore, SQLiteStore
+
+__all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
+
+SERVER_NAME = "skirmish/0.1.0"
+GOING_AWAY, PROTOCOL_ERROR = 1001, 1002
+MAX_NAME = 64  # a player's name as recorded in SeatTaken
+
+
+_ANY_MSGPACK = msgspec.msgpack.Decoder()
+_ANY_JSON = msgspec.json.Decoder()
+
+
+def frame_id(frame: bytes | str) -> int:
+    """The ``id`` of a frame that did not decode as a message, if it has one (0 otherwise).
+
+    Read in the frame's own kind (text: JSON, binary: MessagePack), whatever the codec, so that
+    a JSON frame sent on the MessagePack subprotocol still gets its error under its id.
+    """
+    try:
+        raw = (_ANY_JSON if isinstance(frame, str) else _ANY_MSGPACK).decode(frame)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return 0
+    value = raw.get("id", 0) if isinstance(raw, dict) else 0
+    if isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63:
+        return value
+    return 0
+
+
+def select_subprotocol(connection: ServerConnection, offered):
+    """Our first codec the client offers; none offered: MessagePack (the default)."""
+    if not offered:
+        return None
+    for name in SUBPROTOCOLS:
+        if name in offered:
+            return name
+    raise NegotiationError(f"unsupported subprotocol; this server speaks {', '.join(SUBPROTOCOLS)}")
+
+
+def store_path(config: ServerConfig) -> Path | None:
+    """The SQLite file the server uses (None: in memory)."""
+    if config.in_memory:
+        return None
+    if config.db:
+        return Path(config.db)
+    from server.cli import default_db
+
+    return default_db()
+
+
+async def open_configured_store(config: ServerConfig) -> EventStore:
+    path = store_path(config)
+    if path is None:
+        return MemoryStore()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return await SQLiteStore.open(path)
+
+
+class App:
+    def __init__(self, config: ServerConfig, store: EventStore | None = None):
+        self.config = config
+        self.store = store
+        self._owns_store = store is None
+        self.log = get_logger()
+        self.lobby: Lobby | None = None
+        self.connections: set[Connection] = set()
+        self.closing = False
+        self._server = None
+        self._shutdown_task: asyncio.Task | None = None
+        self.port = 0
+        self.host = config.host
+
+    @property
+    def url(self) -> str:
+        host = self.host
+        if host in ("", "0.0.0.0", "::"):
+            host = "127.0.0.1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"ws://{host}:{self.port}"
+
+    async def start(self) -> "App":
+        c = self.config
+        if self.store is None:
+            self.store = await open_configured_store(c)
+        self.lobby = Lobby(self.store, c, self.log)
+        self._server = await serve(
+            self._handle, c.host, c.port,
+            subprotocols=list(SUBPROTOCOLS), select_subprotocol=select_subprotocol,
+            compression=None if c.compression == "none" else "deflate",
+            max_size=c.ws_max_size, ping_interval=c.ping_interval or None, ping_timeout=c.ping_timeout or None,
+            close_timeout=c.close_timeout, server_header=SERVER_NAME,
+            logger=logging.getLogger("websockets.server"))  # server.logs turns its records into JSON
+        self.port = self._server.sockets[0].getsockname()[1]
+        self.log.info("server.listening", url=self.url, host=c.host, port=self.port,
+                      db=str(store_path(c) or ":memory:") if self._owns_store else "(given)",
+                      move_ms=c.move_ms, reserve_ms=c.reserve_ms, max_timeouts=c.max_timeouts,
+                      max_frame=c.max_frame, rate=c.rate, burst=c.burst,
+                      compression=c.compression)
+        return self
+
+    # -- shutdown ----------------------------------------------------------------------------
+
+    async def shutdown(self) -> None:
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.create_task(self._shutdown())
+        await asyncio.shield(self._shutdown_task)
+
+    async def _shutdown(self) -> None:
+        c = self.config
+        self.closing = True
+        self.log.info("server.stopping", connections=len(self.connections))
+        if self._server is not None:
+            self._server.server.close()  # stop accepting; open connections carry on for now
+        if self.lobby is not None:
+            try:
+                async with asyncio.timeout(c.shutdown_timeout):
+                    await self.lobby.close()  # in-flight commands commit and fan out
+            except TimeoutError:
+                self.log.error("server.shutdown_timeout", what="game actors")
+        for conn in list(self.connections):
+            conn.error("server.shutting_down", "the server is shutting down; reconnect and resume later")
+        await asyncio.gather(*(conn.close_after_flush(GOING_AWAY, "server shutting down", c.shutdown_timeout)
+                               for conn in list(self.connections)), return_exceptions=True)
+        if self._server is not None:
+            self._server.close()
+            try:
+                async with asyncio.timeout(c.shutdown_timeout):
+                    await self._server.wait_closed()
+            except TimeoutError:
+                self.log.error("server.shutdown_timeout", what="connections")
+        if self._owns_store and self.store is not None:
+            await self.store.close()
+        self.log.info("server.stopped")
+
+    # -- a connection --------------------------------------------------------------------------
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        c = self.config
+        conn = Connection(ws, codec_for(ws.subprotocol), send_buffer=c.send_buffer, rate=c.rate, burst=c.burst,
+                          close_timeout=c.close_timeout, log=self.log)
+        remote = ws.remote_address
+        self.log.info("connection.open", conn=conn.id, remote=f"{remote[0]}:{remote[1]}" if remote else "",
+                      codec=conn.codec.name)
+        self.connections.add(conn)
+        try:
+            if self.closing:
+                conn.error("server.shutting_down", "the server is shutting down; try again later")
+                await conn.close_after_flush(GOING_AWAY, "server shutting down", c.close_timeout)
+                return
+            while True:
+                frame = await ws.recv()
+                await self._on_frame(conn, frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.connections.discard(conn)
+            if self.lobby is not None:
+                self.lobby.detach(conn)
+            await conn.stop()
+            self.log.info("connection.close", conn=conn.id, code=ws.close_code, reason=ws.close_reason or "",
+                          sent=conn.sent)
+
+    async def _on_frame(self, conn: Connection, frame: bytes | str) -> None:
+        received = time.perf_counter()
+        c = self.config
+        if not conn.bucket.take():
+            conn.error("protocol.rate_limited", f"more than {c.rate:g} messages/s (burst {c.burst}); dropped",
+                       frame_id(frame) if len(frame) <= c.max_frame else 0)
+            return
+        size = len(frame) if isinstance(frame, bytes) or len(frame) * 4 <= c.max_frame else len(frame.encode())
+        if size > c.max_frame:
+            conn.error("protocol.too_large", f"a frame of {size} bytes; the limit is {c.max_frame}",
+                       frame_id(frame))
+            return
+        try:
+            msg = conn.codec.decode_client(frame)
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.message, frame_id(frame))
+            return
+        msg_id = msg.id
+        if not conn.hello and not isinstance(msg, m.Hello):
+            conn.error("protocol.hello_first", f"say hello first (protocol {m.PROTOCOL_VERSION})", msg_id)
+            return
+        if isinstance(msg, m.Ping):
+            conn.send(m.Pong(id=msg_id))
+            return
+        if self.closing:
+            conn.error("server.shutting_down", "the server is shutting down; reconnect and resume later", msg_id)
+            return
+        try:
+            await self._dispatch(conn, msg, received)
+        except (ProtocolError, GameError) as exc:
+            conn.error(exc.code, exc.message, msg_id)
+        except Exception:
+            self.log.exception("internal_error", conn=conn.id, type=type(msg).__name__)
+            conn.error("server.internal", "the server failed; the game is unchanged", msg_id)
+
+    async def _dispatch(self, conn: Connection, msg, received: float) -> None:
+        lobby = self.lobby
+        match msg:
+            case m.Hello():
+                if msg.protocol != m.PROTOCOL_VERSION:
+                    conn.error("protocol.version", f"this server speaks protocol {m.PROTOCOL_VERSION}, "
+                                                   f"not {msg.protocol}", msg.id)
+                    await conn.close_after_flush(PROTOCOL_ERROR, "unsupported protocol version",
+                                                 self.config.close_timeout)
+                    return
+                conn.hello = True
+                conn.name = msg.client[:MAX_NAME]
+                conn.batch = msg.batch
+                self.log.info("hello", conn=conn.id, client=conn.name, batch=msg.batch)
+                conn.send(m.Welcome(protocol=m.PROTOCOL_VERSION, server=SERVER_NAME, id=msg.id))
+            case m.ListMissions():
+                conn.send(m.Missions(missions=lobby.mission_infos(), id=msg.id))
+            case m.ListGames():
+                conn.send(m.Games(games=await lobby.list_games(), id=msg.id))
+            case m.CreateGame():
+                if msg.seat not in ("", "a", "b", "any"):
+                    raise ProtocolError("protocol.invalid_field", f"seat is 'a', 'b', 'any' or '', not {msg.seat!r}")
+                try:  # before the game exists: a bad seed must not leave a game behind
+                    check_client_seed("a", msg.client_seed)
+                except (TypeError, ValueError) as exc:
+                    raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
+                actor = await lobby.create(msg.mission)
+                if msg.seat:
+                    await lobby.run(actor.game_id, "seat", conn, msg.seat, conn.name, msg.client_seed, msg.id)
+                else:
+                    conn.send(m.Created(game_id=actor.game_id, mission=actor.state.mission, id=msg.id))
+            case m.Join():
+                await lobby.run(msg.game_id, "seat", conn, msg.seat, conn.name, msg.client_seed, msg.id)
+            case m.Spectate():
+                actor = await lobby.get(msg.game_id)
+                viewer = conn.roles.get(msg.game_id) if conn.roles.get(msg.game_id) in ("a", "b") else "spectator"
+                await lobby.run(actor.game_id, "watch", conn, viewer, msg.after_seq,
+                                m.Watching(game_id=msg.game_id, viewer=viewer, id=msg.id))
+            case m.Resume():
+                actor = await lobby.get(msg.game_id)
+                seat = lobby.seat_of_token(actor, msg.token)
+                if seat is None:
+                    self.log.info("auth.failed", conn=conn.id, game=msg.game_id)
+                    raise ProtocolError("auth.bad_token", f"that is not the token of a seat of game {msg.game_id}")
+                await lobby.run(msg.game_id, "watch", conn, seat, msg.last_seq,
+                                m.Seated(game_id=msg.game_id, seat=seat, token=msg.token, id=msg.id))
+            case m.Command():
+                seat = self._seat(conn, msg.game_id)
+                command = Choose(msg.decision_id, msg.option, seat)
+                await lobby.run(msg.game_id, "command", conn, seat, command, msg.command_id, msg.id, received)
+            case m.ResignGame():
+                seat = self._seat(conn, msg.game_id)
+                await lobby.run(msg.game_id, "command", conn, seat, Resign(seat), msg.command_id, msg.id, received)
+            case _:  # pragma: no cover - the codec knows no other client message
+                raise ProtocolError("protocol.unknown_type", f"no handler for {type(msg).__name__}")
+
+    @staticmethod
+    def _seat(conn: Connection, game_id: str) -> str:
+        seat = conn.roles.get(game_id)
+        if seat not in ("a", "b"):
+            raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {game_id!r}")
+        return seat
+
+
+@contextlib.asynccontextmanager
+async def running_server(config: ServerConfig | None = None, *, store: EventStore | None = None):
+    """Run a server for the body of an ``async with``; shut it down gracefully on exit.
+
+    ``store`` injects an event store (the caller keeps it and closes it); without one the server
+    opens ``config.db`` (":memory:" for the in-memory store) and closes it on exit.
+    """
+    config = config or ServerConfig()
+    if not structlog.is_configured():
+        configure_logging(config.log_level)
+    app = App(config, store)
+    await app.start()
+    try:
+        yield app
+    finally:
+        await app.shutdown()
+
+
+async def serve_until_signalled(config: ServerConfig, out=None) -> int:
+    """``skirmish serve``: run until SIGTERM or SIGINT, then shut down gracefully; exit status 0."""
+    out = out or sys.stdout
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        async with running_server(config) as app:
+            host = config.host if ":" not in config.host else f"[{config.host}]"
+            print(f"listening on ws://{host}:{app.port}", file=out, flush=True)
+            await stop.wait()
+            app.log.info("server.signal")
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+    return 0

@@ -1,0 +1,369 @@
+"""The ``skirmish`` command: play, replay, verify, export and import games.
+
+Every command that reads or writes the store takes ``--db PATH`` (a SQLite file). The default
+is ``$SKIRMISH_DB`` if set, else ``$XDG_DATA_HOME/skirmish/games.sqlite``
+(``~/.local/share/skirmish/games.sqlite``); each command prints the file it uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def default_db() -> Path:
+    if os.environ.get("SKIRMISH_DB"):
+        return Path(os.environ["SKIRMISH_DB"])
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "skirmish" / "games.sqlite"
+
+
+class CliError(Exception):
+    """A problem to report in one line, with exit code 2."""
+
+
+def _db_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", type=Path, default=None, metavar="PATH",
+                   help="the SQLite file holding the games (default: $SKIRMISH_DB or "
+                        "~/.local/share/skirmish/games.sqlite)")
+
+
+async def _open(path: Path | None, *, create: bool):
+    from server.store import SQLiteStore
+
+    path = path or default_db()
+    if not create and not path.exists():
+        raise CliError(f"no store at {path} (play a game with 'skirmish match', or pass --db)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    print(f"store: {path}", file=sys.stderr)
+    return await SQLiteStore.open(path)
+
+
+async def _load_log(store, game_id: str):
+    from server.store import UnknownGame
+
+    try:
+        return await store.read(game_id)
+    except UnknownGame:
+        games = [g.game_id for g in await store.list_games()][-5:]
+        hint = f"; recent games: {', '.join(games)}" if games else "; the store has no games"
+        raise CliError(f"no game {game_id!r} in the store{hint}") from None
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+async def cmd_match(args) -> int:
+    from bots import make_bot
+    from server import missions
+    from server.match import play_match
+
+    mission = missions.load(args.mission)
+    names = args.bots.split(",")
+    if len(names) != 2:
+        raise CliError(f"--bots takes two strategies separated by a comma, not {args.bots!r}")
+    try:
+        bots = {side: make_bot(name, None if args.seed is None else args.seed * 2 + i)
+                for i, (side, name) in enumerate(zip("ab", names))}
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    async with await _open(args.db, create=True) as store:
+        result = await play_match(store, mission, bots, seed=args.seed, game_id=args.game_id)
+    o = result.outcome
+    print(f"game {result.game_id}: {mission.name} — {names[0]} (a) vs {names[1]} (b)")
+    print(f"  {'side ' + o.winner + ' wins' if o.winner else 'draw'}: {o.reason}")
+    print(f"  {result.decisions} decisions, {result.events} events stored")
+    print(f"  replay: skirmish replay {result.game_id}    verify: skirmish verify {result.game_id}")
+    return EXIT_OK
+
+
+async def cmd_replay(args) -> int:
+    from client.narrate import describe
+    from engine.codec import decode_event
+    from engine.evolve import evolve, initial_state
+    from engine.view import view
+
+    async with await _open(args.db, create=False) as store:
+        stored = await _load_log(store, args.game)
+    events = [decode_event(s.data) for s in stored]
+    state = initial_state(events[0])
+    finished = any(type(e).__name__ == "GameEnded" for e in events)
+    if args.viewer == "all" and not finished:
+        raise CliError("the full log opens when the game is over; use --as a, b or spectator")
+    for seq, event in enumerate(events, start=1):
+        seen = event if seq == 1 else view(event, args.viewer)
+        if seen is None:
+            continue
+        line = describe(seen, state)
+        if seq > 1:
+            evolve(state, seen)
+        if line:
+            print(f"{seq:5d}  {line}")
+    return EXIT_OK
+
+
+async def cmd_verify(args) -> int:
+    from engine.verify import LoggedEvent, verify_log
+    from server.replayfile import ReplayFileError, read_file
+
+    if args.file:
+        try:
+            header, logged = read_file(Path(args.file).read_bytes())
+        except (OSError, ReplayFileError) as exc:
+            raise CliError(str(exc)) from None
+        game_id = header.game_id
+    else:
+        if not args.game:
+            raise CliError("name a GAME, or a replay file with --file")
+        game_id = args.game
+        async with await _open(args.db, create=False) as store:
+            stored = await _load_log(store, game_id)
+        logged = [LoggedEvent(s.seq, s.data, s.hash) for s in stored]
+    report = verify_log(game_id, logged)
+    print(f"verify {game_id}: {report.summary()}")
+    if report.ok and report.finished:
+        print(f"  outcome: {report.outcome}")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+async def cmd_export(args) -> int:
+    from server.replayfile import export_game
+
+    async with await _open(args.db, create=False) as store:
+        await _load_log(store, args.game)
+        data = await export_game(store, args.game)
+    Path(args.file).write_bytes(data)
+    print(f"exported {args.game} to {args.file} ({len(data)} bytes)")
+    return EXIT_OK
+
+
+async def cmd_import(args) -> int:
+    from server.replayfile import ReplayFileError, import_game
+    from server.store import GameExists
+
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
+    async with await _open(args.db, create=True) as store:
+        try:
+            header = await import_game(store, data)
+        except ReplayFileError as exc:
+            raise CliError(str(exc)) from None
+        except GameExists:
+            raise CliError("that game is already in the store") from None
+    print(f"imported game {header.game_id} ({header.events} events, mission {header.mission})")
+    return EXIT_OK
+
+
+async def cmd_missions(args) -> int:
+    from server import missions
+
+    for m in missions.bundled().values():
+        mods = ", ".join(m.modules) or "core only"
+        print(f"{m.id:12s} {m.name} — {m.board.width}x{m.board.height}, {len(m.units)} units, "
+              f"{m.rounds} rounds, modules: {mods}")
+        if m.description:
+            print(f"{'':12s} {m.description}")
+    return EXIT_OK
+
+
+async def cmd_tournament(args) -> int:
+    from server.tournament import TournamentError, load_config, run_tournament
+
+    flags = {key: getattr(args, key.replace("-", "_")) for key in (
+        "bots", "mission", "games", "format", "rounds", "champion", "workers", "seed", "out",
+        "decision-timeout-ms", "server")}
+    import signal
+
+    # Blocking on purpose: the worker processes play, this process only records. Ctrl-C must
+    # interrupt it at once, not when asyncio.run's handler next gets to run (at the very end).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        config = load_config(args.config, flags)
+        run_tournament(config, progress=False if args.quiet else None)
+    except TournamentError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return EXIT_OK
+
+
+TOURNAMENT_EPILOG = """\
+config file (--config FILE, TOML): the keys are the flags' names; flags given on the
+command line override the file. Relative paths in the file are relative to the file.
+
+  bots = ["random", "greedy", "cautious=mybots:Cautious"]   # or "random,greedy"
+  mission = ["ridge", "outpost"]      # bundled ids or .toml paths
+  games = 10                          # per pairing, as mirrored pairs (odd: rounded up)
+  format = "swiss"                    # round-robin | swiss | gauntlet
+  rounds = 3                          # swiss only (default: ceil(log2(entrants)))
+  champion = "greedy"                 # gauntlet only (added as an entrant if not listed)
+  workers = 4                         # default: one per core
+  seed = 7                            # default: the recorded one when resuming, else random
+  out = "var/tourney"                 # default: ./tournament
+  decision-timeout-ms = 2000          # default 5000; 0: no limit
+  server = "ws://127.0.0.1:8765"      # play through a running server
+
+Every pairing plays its games as mirrored pairs: game 2k and 2k+1 share the match seed and
+mission, with the sides swapped. A bot that crashes, answers an option it was not offered or
+takes longer than the decision time limit forfeits that game (counted as F, apart from
+losses). Rerun the same command with the same --out to resume an interrupted tournament.
+Results: OUT/report.md, results.json, games.csv, standings.csv; games in OUT/games.sqlite
+(skirmish verify GAME --db OUT/games.sqlite).
+"""
+
+
+async def cmd_serve(args) -> int:
+    from server.app import ServerConfig, serve_until_signalled
+    from server.logs import configure_logging
+
+    try:
+        config = ServerConfig.from_env(
+            host=args.host, port=args.port, db=str(args.db) if args.db else None, move_ms=args.move_ms,
+            reserve_ms=args.reserve_ms, max_timeouts=args.max_timeouts, max_frame=args.max_frame,
+            rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression)
+        configure_logging(config.log_level)
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        return await serve_until_signalled(config)
+    except OSError as exc:  # the address is in use, or not ours
+        raise CliError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skirmish", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("match", help="two in-process bots play a mission; the log goes into the store")
+    p.add_argument("--mission", default="ridge", help="a bundled mission id or a .toml file (default: ridge)")
+    p.add_argument("--bots", default="random,random",
+                   help="strategies for side a and side b, comma-separated (default: random,random)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="make the game reproducible: the same seed gives the same game "
+                        "(the dice seed is derived from it, so it is not secret)")
+    p.add_argument("--game-id", default=None, help="the new game's id (default: a random g-… id)")
+    _db_arg(p)
+    p.set_defaults(run=cmd_match)
+
+    p = sub.add_parser("replay", help="print a game event by event")
+    p.add_argument("game", help="the game id")
+    p.add_argument("--as", dest="viewer", choices=["a", "b", "spectator", "all"], default="spectator",
+                   help="whose view to replay (default: spectator; 'all' once the game is over)")
+    _db_arg(p)
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("verify", help="check a game's log: hash chain, seed, every roll, every rule")
+    p.add_argument("game", nargs="?", help="the game id")
+    p.add_argument("--file", help="verify a replay file instead of a game in the store")
+    _db_arg(p)
+    p.set_defaults(run=cmd_verify)
+
+    p = sub.add_parser("export", help="write a game to one self-contained replay file")
+    p.add_argument("game", help="the game id")
+    p.add_argument("file", help="the replay file to write")
+    _db_arg(p)
+    p.set_defaults(run=cmd_export)
+
+    p = sub.add_parser("import", help="load a replay file into the store")
+    p.add_argument("file", help="the replay file to read")
+    _db_arg(p)
+    p.set_defaults(run=cmd_import)
+
+    p = sub.add_parser(
+        "serve", help="run the game server (WebSockets); prints 'listening on ws://HOST:PORT' once bound",
+        description="Run the game server until SIGTERM or SIGINT, then shut down gracefully (exit 0). "
+                    "Logs JSON lines to stderr. Every option also reads SKIRMISH_<OPTION> (e.g. SKIRMISH_PORT, "
+                    "SKIRMISH_MOVE_MS); a flag wins over the variable.")
+    p.add_argument("--host", default=None, help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="port (default: 8765; 0 picks a free one)")
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="the SQLite file holding the games (default: $SKIRMISH_DB or "
+                        "~/.local/share/skirmish/games.sqlite; ':memory:' keeps nothing)")
+    p.add_argument("--move-ms", type=int, default=None, help="time per decision, ms (default: 30000)")
+    p.add_argument("--reserve-ms", type=int, default=None,
+                   help="banked time per seat for the game, used after the move time, ms (default: 120000)")
+    p.add_argument("--max-timeouts", type=int, default=None,
+                   help="time-outs after which a seat forfeits; 0 never (default: 3)")
+    p.add_argument("--max-frame", type=int, default=None,
+                   help="largest message accepted, bytes (default: 65536; larger get protocol.too_large)")
+    p.add_argument("--rate", type=float, default=None, help="messages per second per connection (default: 50)")
+    p.add_argument("--burst", type=int, default=None, help="messages a connection may send at once (default: 100)")
+    p.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"],
+                   help="default: info")
+    p.add_argument("--compression", default=None, choices=["deflate", "none"],
+                   help="permessage-deflate when a client offers it, or never (default: deflate)")
+    p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("missions", help="list the bundled missions")
+    p.set_defaults(run=cmd_missions)
+
+    p = sub.add_parser("tournament", help="bots play a round robin, Swiss or gauntlet; ratings and a report",
+                       description="Play a tournament between bots: every pairing as mirrored pairs, games\n"
+                                   "in parallel worker processes, openskill ratings, a report in --out.",
+                       epilog=TOURNAMENT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="a TOML file with the settings below (flags override it)")
+    p.add_argument("--bots", default=None, metavar="LIST",
+                   help="the entrants, comma-separated: strategy names (random, greedy, mcts), "
+                        "package.module:Class, or name=either")
+    p.add_argument("--mission", default=None, metavar="NAME[,NAME]",
+                   help="mission(s) to play, bundled ids or .toml files (default: ridge)")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="games per pairing, played as N/2 mirrored pairs; odd N is rounded up (default: 2)")
+    p.add_argument("--format", default=None, choices=["round-robin", "swiss", "gauntlet"],
+                   help="round-robin (every pair of entrants; the default), swiss (--rounds rounds paired by "
+                        "score, no rematches where avoidable) or gauntlet (--champion against each other entrant)")
+    p.add_argument("--rounds", type=int, default=None, metavar="R",
+                   help="swiss: the number of rounds (default: ceil(log2(entrants)))")
+    p.add_argument("--champion", default=None, metavar="BOT",
+                   help="gauntlet: the entrant (or a bot to add) that plays every other entrant")
+    p.add_argument("--workers", type=int, default=None, metavar="W",
+                   help="worker processes playing games in parallel (default: one per core)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="the tournament's seed: the same config and seed give the same schedule and dice")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="the output directory: games.sqlite and the report (default: ./tournament); "
+                        "rerun with the same DIR to resume")
+    p.add_argument("--decision-timeout-ms", type=int, default=None, metavar="T",
+                   help="a bot taking longer than T ms over one decision forfeits the game "
+                        "(default: 5000; 0: no limit)")
+    p.add_argument("--server", default=None, metavar="URL",
+                   help="play every game through the server at URL (ws://...) with two networked bots; "
+                        "the server keeps the logs")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
+    p.set_defaults(run=cmd_tournament)
+
+    from bots.cli import add_commands as add_bot_commands  # bot: a bot on a server
+    from client.cli import add_commands  # play, spectate, games: the networked client
+
+    add_commands(sub)
+    add_bot_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engine.errors import MissionError
+    from server.store import StoreError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return asyncio.run(args.run(args))
+    except (CliError, MissionError, StoreError) as exc:
+        print(f"skirmish {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into head, less, ...: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""A live game: the engine's state and dice bound to the event store.
+
+``submit`` is DESIGN.md section 1's path of a command: decide (pure, may reject with a typed
+error), append the events durably, and only then apply them to the cached state. When the game
+ends the server seed is revealed in the log, so the game becomes verifiable by anyone.
+
+The game's *secret* (kept beside its log by ``EventStore.create_game``, never in it) is either
+the bare 32-byte server seed (local matches) or, for networked games, the MessagePack map
+``{"seed": bytes, "token_key": bytes}``. Each seat's token is derived from the key
+(``seat_token``): stored nowhere, yet a restarted server can still hand out a seat nobody took.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+
+import msgspec
+
+from engine.codec import decode_event, encode_event
+from engine.commands import Command
+from engine.decide import decide
+from engine.dice import ProvablyFairDice
+from engine.dice.fair import check_client_seed
+from engine.events import ClientSeedAdded, Event, SeatTaken, SeedRevealed
+from engine.evolve import evolve, initial_state, replay
+from engine.mission import Mission, game_created
+from engine.model import State
+from server.store import EventStore
+
+
+def new_game_id() -> str:
+    return "g-" + secrets.token_hex(6)
+
+
+def seed_from_int(seed: int) -> bytes:
+    """A server seed made from a number, for reproducible local matches (not secret!)."""
+    return hashlib.sha256(f"skirmish-match:{seed}".encode()).digest()
+
+
+SEED_BYTES = 32
+
+
+class Secret(msgspec.Struct, forbid_unknown_fields=False):
+    seed: bytes
+    token_key: bytes = b""  # seat tokens are derived from it (``seat_token``); b"": no seats
+
+
+def seat_token(token_key: bytes, game_id: str, seat: str) -> str:
+    """A seat's token: HMAC-SHA256(token_key, "game_id:seat"), base64url. Derived, so that a
+    restarted server can still hand out a seat nobody took; stored nowhere."""
+    mac = hmac.new(token_key, f"{game_id}:{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def encode_secret(seed: bytes, token_key: bytes) -> bytes:
+    return msgspec.msgpack.encode(Secret(seed=seed, token_key=token_key))
+
+
+def decode_secret(blob: bytes) -> Secret:
+    """The stored secret: a bare seed (local matches) or the seed and the token key."""
+    if len(blob) == SEED_BYTES:
+        return Secret(seed=bytes(blob))
+    return msgspec.msgpack.decode(blob, type=Secret)
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What a command did: its events, stored as ``first_seq..last_seq``; ``duplicate`` for a
+    retried command id (the events are then those stored the first time, already applied)."""
+
+    events: list[Event]
+    first_seq: int
+    last_seq: int
+    duplicate: bool = False
+
+
+class LiveGame:
+    def __init__(self, store: EventStore, state: State, dice: ProvablyFairDice, token_key: bytes = b""):
+        self.store = store
+        self.state = state
+        self.dice = dice
+        self.token_key = token_key
+
+    def token_for(self, seat: str) -> str:
+        if not self.token_key:
+            raise ValueError(f"game {self.game_id} has no seats to hand out")
+        return seat_token(self.token_key, self.game_id, seat)
+
+    def seat_of_token(self, token: str) -> str | None:
+        """The seat whose token this is, compared in constant time; None for any other string."""
+        if not isinstance(token, str) or not token or not self.token_key:
+            return None
+        found = None
+        for seat in ("a", "b"):
+            if hmac.compare_digest(token.encode(), self.token_for(seat).encode()):
+                found = seat
+        return found
+
+    @property
+    def game_id(self) -> str:
+        return self.state.game_id
+
+    @classmethod
+    async def create(cls, store: EventStore, mission: Mission, *, game_id: str | None = None,
+                     server_seed: bytes | None = None, client_seeds: dict[str, str] | None = None,
+                     token_key: bytes = b"") -> "LiveGame":
+        """A new game in the store. With a ``token_key`` the game has seats with tokens, and the
+        secret kept beside the log holds the key with the seed (see the module docstring)."""
+        dice = ProvablyFairDice(server_seed) if server_seed else ProvablyFairDice.new()
+        game_id = game_id or new_game_id()
+        meta = json.dumps({"mission": mission.id, "mission_name": mission.name, "created": time.time()}).encode()
+        seed = bytes.fromhex(dice.server_seed_hex)
+        secret = encode_secret(seed, token_key) if token_key else seed
+        await store.create_game(game_id, meta, secret=secret)
+        first = game_created(game_id, mission, "fair", dice.commitment)
+        events: list[Event] = [first]
+        for seat, seed in sorted((client_seeds or {}).items()):
+            dice = dice.with_client_seed(seat, seed)
+            events.append(ClientSeedAdded(seat=seat, seed=seed))
+        await store.append(game_id, 0, [encode_event(e) for e in events])
+        state = initial_state(first)
+        for e in events[1:]:
+            evolve(state, e)
+        return cls(store, state, dice, token_key)
+
+    @classmethod
+    async def load(cls, store: EventStore, game_id: str) -> "LiveGame":
+        """Rebuild a game from its log and its stored seed (after a restart, say)."""
+        stored = await store.read(game_id)
+        state = replay(decode_event(s.data) for s in stored)
+        secret = decode_secret(await store.load_secret(game_id))
+        dice = ProvablyFairDice(secret.seed, state.client_seeds)
+        if dice.commitment != state.commitment:
+            raise ValueError(f"that server seed is not the one game {game_id} committed to")
+        return cls(store, state, dice, secret.token_key)
+
+    async def add_client_seed(self, seat: str, seed: str) -> Event:
+        """A seat's client seed, mixed into every roll; only before the first roll."""
+        dice = self.dice.with_client_seed(seat, seed)  # ValueError for a bad seed
+        event = ClientSeedAdded(seat=seat, seed=seed)
+        await self.store.append(self.game_id, self.state.seq, [encode_event(event)])
+        evolve(self.state, event)
+        self.dice = dice
+        return event
+
+    async def take_seat(self, seat: str, name: str, client_seed: str = "") -> Submitted:
+        """Record that ``seat`` is taken (``SeatTaken``) with its client seed, in one append.
+
+        ValueError for a seat that is not free or a bad client seed; nothing is stored then.
+        """
+        if seat not in ("a", "b") or seat in self.state.seats:
+            raise ValueError(f"seat {seat!r} is not free")
+        if self.state.started:
+            raise ValueError("the game has started")
+        events: list[Event] = [SeatTaken(seat=seat, name=name)]
+        dice = self.dice
+        if client_seed:
+            check_client_seed(seat, client_seed)
+            dice = dice.with_client_seed(seat, client_seed)
+            events.append(ClientSeedAdded(seat=seat, seed=client_seed))
+        result = await self.store.append(self.game_id, self.state.seq, [encode_event(e) for e in events])
+        for e in events:
+            evolve(self.state, e)
+        self.dice = dice
+        return Submitted(events, result.first_seq, result.last_seq)
+
+    async def submit(self, command: Command, command_id: str | None = None) -> list[Event]:
+        """Run a command; its events are durable when this returns. Raises ``GameError``."""
+        return (await self.run(command, command_id)).events
+
+    async def run(self, command: Command, command_id: str | None = None) -> Submitted:
+        """``submit``, saying where the events were stored and whether the command was a retry."""
+        events = decide(self.state, command, self.dice)
+        if self.state.outcome is None and events and _ends(events):
+            events.append(SeedRevealed(server_seed=self.dice.server_seed_hex))
+        result = await self.store.append(self.game_id, self.state.seq, [encode_event(e) for e in events], command_id)
+        if result.duplicate:  # a retried command: hand back what it did the first time
+            stored = await self.store.read(self.game_id, result.first_seq, result.last_seq)
+            return Submitted([decode_event(s.data) for s in stored], result.first_seq, result.last_seq, True)
+        for e in events:
+            evolve(self.state, e)
+        return Submitted(events, result.first_seq, result.last_seq)
+
+
+def _ends(events: list[Event]) -> bool:
+    from engine.events import GameEnded
+
+    return isinstance(events[-1], GameEnded)

@@ -1,0 +1,139 @@
+"""An in-process event store: the reference implementation of the contract, for tests and demos.
+
+Nothing is persisted. Every method runs to completion without awaiting, so under one event
+loop each call is atomic with respect to the others.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.log import GENESIS_HASH, chain_hash
+
+from .base import (
+    AppendResult,
+    ConcurrencyError,
+    EventStore,
+    GameExists,
+    GameInfo,
+    StoreClosed,
+    StoredEvent,
+    UnknownGame,
+    as_bytes,
+    check_command_id,
+    check_events,
+    check_expected_seq,
+    check_game_id,
+    check_read_range,
+    check_snapshot,
+)
+
+__all__ = ["MemoryStore"]
+
+
+@dataclass(slots=True)
+class _Game:
+    created_at: float
+    meta: bytes
+    secret: bytes = b""
+    events: list[StoredEvent] = field(default_factory=list)
+    commands: dict[str, AppendResult] = field(default_factory=dict)
+    snapshot: tuple[int, bytes] | None = None
+
+    @property
+    def last_hash(self) -> bytes:
+        return self.events[-1].hash if self.events else GENESIS_HASH
+
+
+class MemoryStore(EventStore):
+    """:class:`EventStore` in a dict. Guarantees the whole contract except durability."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, _Game] = {}
+        self._closed = False
+
+    def _open_game(self, game_id: str) -> _Game:
+        if self._closed:
+            raise StoreClosed("memory store")
+        try:
+            return self._games[game_id]
+        except (KeyError, TypeError):
+            raise UnknownGame(game_id) from None
+
+    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"") -> None:
+        if self._closed:
+            raise StoreClosed("memory store")
+        check_game_id(game_id)
+        meta = as_bytes(meta, f"game {game_id!r}: meta")
+        secret = as_bytes(secret, f"game {game_id!r}: secret")
+        if game_id in self._games:
+            raise GameExists(game_id)
+        self._games[game_id] = _Game(created_at=time.time(), meta=meta, secret=secret)
+
+    async def load_secret(self, game_id: str) -> bytes:
+        return self._open_game(game_id).secret
+
+    async def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[bytes],
+        command_id: str | None = None,
+    ) -> AppendResult:
+        expected_seq = check_expected_seq(game_id, expected_seq)
+        datas = check_events(game_id, events)
+        command_id = check_command_id(command_id)
+        game = self._open_game(game_id)
+        if command_id is not None and command_id in game.commands:
+            prior = game.commands[command_id]
+            return AppendResult(prior.first_seq, prior.last_seq, prior.last_hash, duplicate=True)
+        last = len(game.events)
+        if expected_seq != last:
+            raise ConcurrencyError(game_id, expected_seq, last)
+        prev = game.last_hash
+        new = []
+        for i, data in enumerate(datas, start=last + 1):
+            prev = chain_hash(prev, game_id, i, data)
+            new.append(StoredEvent(game_id, i, data, prev))
+        game.events.extend(new)
+        result = AppendResult(last + 1, last + len(new), prev, duplicate=False)
+        if command_id is not None:
+            game.commands[command_id] = result
+        return result
+
+    async def read(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        from_seq, to_seq = check_read_range(game_id, from_seq, to_seq)
+        game = self._open_game(game_id)
+        end = len(game.events) if to_seq is None else to_seq
+        if end < from_seq:
+            return []
+        return game.events[from_seq - 1 : end]
+
+    async def last_seq(self, game_id: str) -> int:
+        return len(self._open_game(game_id).events)
+
+    async def list_games(self) -> list[GameInfo]:
+        if self._closed:
+            raise StoreClosed("memory store")
+        infos = [GameInfo(gid, g.created_at, len(g.events), g.meta) for gid, g in self._games.items()]
+        infos.sort(key=lambda info: (info.created_at, info.game_id))
+        return infos
+
+    async def game_info(self, game_id: str) -> GameInfo:
+        g = self._open_game(game_id)
+        return GameInfo(game_id, g.created_at, len(g.events), g.meta)
+
+    async def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
+        game = self._open_game(game_id)
+        seq = check_snapshot(game_id, seq, len(game.events))
+        data = as_bytes(data, f"game {game_id!r}: snapshot")
+        if game.snapshot is None or seq >= game.snapshot[0]:
+            game.snapshot = (seq, data)
+
+    async def load_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
+        return self._open_game(game_id).snapshot
+
+    async def close(self) -> None:
+        self._closed = True

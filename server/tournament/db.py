@@ -1,0 +1,144 @@
+"""``DIR/games.sqlite``: the tournament's games and results, in one SQLite file.
+
+The file is an ordinary event store (``server.store.sqlite``'s schema and settings: WAL,
+``synchronous=FULL``), so ``skirmish verify GAME --db DIR/games.sqlite`` and every other
+command read it as they read any store. Two tables are added:
+
+- ``tournament (key, value)``: the config's fingerprint (JSON) and its full settings;
+- ``tournament_results (idx, game_id, record, recorded_at)``: one JSON record per finished game.
+
+**A game is stored only when finished, in ONE transaction with its result**: the game's row,
+its events (exact bytes and chain hashes, as the worker's MemoryStore made them) and its
+result row commit together or not at all (games that finish together share one transaction).
+So a tournament killed at any moment leaves only whole, recorded games; resuming skips them
+and plays the rest. Should a game of this tournament exist without a result all the same
+(written by another program, say), :meth:`TournamentDB.discard_unrecorded` deletes it before
+it is played again.
+
+The parent process is the only writer; open no SQLiteStore on the file while a tournament
+runs (its writer caches each game's chain head).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from itertools import count, repeat
+from pathlib import Path
+from typing import Any
+
+from server.store.sqlite import INSERT_EVENT, INSERT_GAME, connect, create_schema
+
+from .config import TournamentError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament (
+    key   TEXT NOT NULL PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_results (
+    idx         INTEGER NOT NULL PRIMARY KEY,
+    game_id     TEXT    NOT NULL UNIQUE,
+    record      TEXT    NOT NULL,
+    recorded_at REAL    NOT NULL
+);
+"""
+
+
+class TournamentDB:
+    def __init__(self, path: Path):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = connect(path)
+        try:
+            create_schema(self.conn, str(path))
+            self.conn.executescript(SCHEMA)
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "TournamentDB":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the config ----------------------------------------------------------------------------
+
+    def get(self, key: str) -> Any:
+        row = self.conn.execute("SELECT value FROM tournament WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put(self, key: str, value: Any) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("INSERT INTO tournament (key, value) VALUES (?, ?) "
+                              "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def has_foreign_games(self) -> bool:
+        """Games in the file that no tournament record accounts for, while no tournament is recorded."""
+        if self.get("fingerprint") is not None:
+            return False
+        return self.conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+
+    # -- results -------------------------------------------------------------------------------
+
+    def records(self) -> dict[int, dict]:
+        """Every recorded game's result, by game index."""
+        return {idx: json.loads(rec) for idx, rec in
+                self.conn.execute("SELECT idx, record FROM tournament_results ORDER BY idx")}
+
+    def discard_unrecorded(self, prefix: str) -> list[str]:
+        """Delete the games of this tournament (ids ``prefix-…``) that have no result; their ids."""
+        ids = [gid for (gid,) in self.conn.execute(
+            "SELECT game_id FROM games WHERE substr(game_id, 1, ?) = ? "
+            "AND game_id NOT IN (SELECT game_id FROM tournament_results)", (len(prefix) + 1, prefix + "-"))]
+        if ids:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for gid in ids:
+                    for table in ("events", "commands", "snapshots", "games"):
+                        self.conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (gid,))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+        return ids
+
+    def record(self, index: int, record: dict, played=None) -> None:
+        """Commit a finished game (``played``: a worker's :class:`~.worker.Played`, with its
+        events; None for a game kept by a server) together with its result record."""
+        self.record_many([(index, record, played)])
+
+    def record_many(self, games: list[tuple[int, dict, object]]) -> None:
+        """Commit several finished games, each with its result, in one transaction (group commit).
+
+        The events' chain hashes are the worker's ``MemoryStore``'s, computed by the store
+        contract over the exact bytes (``skirmish verify`` recomputes them); here each game's
+        events are checked to be whole (one hash per event) and stored as they are.
+        """
+        now = time.time()
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for index, record, played in games:
+                game_id = record["id"]
+                if played is not None:
+                    if len(played.events) != len(played.hashes) or not played.events:
+                        raise TournamentError(f"game {game_id}: the worker sent {len(played.events)} events and "
+                                              f"{len(played.hashes)} hashes")
+                    self.conn.execute(INSERT_GAME, (game_id, played.created_at, played.meta, played.secret))
+                    self.conn.executemany(INSERT_EVENT, zip(repeat(game_id), count(1), played.events, played.hashes))
+                self.conn.execute(
+                    "INSERT INTO tournament_results (idx, game_id, record, recorded_at) VALUES (?, ?, ?, ?)",
+                    (index, game_id, json.dumps(record, sort_keys=True), now))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise

@@ -1,0 +1,196 @@
+"""One tournament game, as run in a worker process: :func:`play_game`.
+
+**In process** (the default): the two guarded bots play with ``server.match.play_match`` into
+a fresh ``MemoryStore``; the worker hands back the game's stored events (exact bytes and chain
+hashes), its header and secret, and the result. The parent process is the only writer of the
+tournament's SQLite store: it commits the game and its result together.
+
+**Through a server** (``--server URL``): two ``bots.runner.run_bot`` clients, one creating
+the game on side a and one joining it on side b; the server keeps the log, the worker hands
+back the server's game id and the outcome. The server rolls its own dice seed, so a mirrored
+pair shares its client seed (derived from the match seed), its missions and bot seeds, not
+the dice.
+
+A :class:`~server.tournament.guard.Forfeit` ends the game at once with a ``Resign`` for the
+forfeiting side (in process; through a server, the seat is resumed with its token and
+resigned), so every game ends and verifies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import partial
+
+from .guard import Forfeit, GuardedBot
+from .schedule import GameSpec
+
+_MISSIONS: dict = {}
+_LOOP: tuple[int, asyncio.AbstractEventLoop] | None = None
+
+
+@dataclass
+class Played:
+    """What a worker hands back for one game (picklable)."""
+
+    index: int
+    game_id: str  # in process: the spec's; through a server: the server's
+    winner_side: str | None
+    reason: str
+    points: dict[str, int]
+    decisions: int
+    duration: float  # wall seconds, creation to the end
+    forfeit: dict | None = None  # Forfeit.as_dict()
+    think: dict[str, float] = field(default_factory=dict)  # seconds each side spent in choose
+    # the stored game (in process only)
+    events: list[bytes] = field(default_factory=list)
+    hashes: list[bytes] = field(default_factory=list)
+    created_at: float = 0.0
+    meta: bytes = b""
+    secret: bytes = b""
+
+
+def init_worker() -> None:
+    """Set up a worker process: Ctrl-C is left to the parent (which stops handing out games), and
+    a running event loop inherited over fork (the CLI runs inside ``asyncio.run``) is forgotten,
+    as Python 3.12+ does by itself after a fork; and the worker exits if its parent dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    asyncio.events._set_running_loop(None)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose parent was killed (SIGKILL: no clean shutdown) would wait for work forever."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def play_game(spec: GameSpec, server: str | None = None) -> Played:
+    """Play ``spec`` (in this process, or through ``server``) and return what happened."""
+    global _LOOP
+    if _LOOP is None or _LOOP[0] != os.getpid():  # one event loop per process (not inherited over fork)
+        _LOOP = (os.getpid(), asyncio.new_event_loop())
+    loop = _LOOP[1]
+    return loop.run_until_complete(_play_server(spec, server) if server else _play_local(spec))
+
+
+def _mission(name: str):
+    from server import missions
+
+    if name not in _MISSIONS:
+        _MISSIONS[name] = missions.load(name)
+    return _MISSIONS[name]
+
+
+def _guards(spec: GameSpec) -> dict[str, GuardedBot]:
+    from bots import make_bot
+
+    return {side: GuardedBot(partial(make_bot, seat.bot, seat.seed), spec.timeout_ms, seat.entrant)
+            for side, seat in (("a", spec.a), ("b", spec.b))}
+
+
+def resign_command(side: str, why: str):
+    """A ``Resign`` for ``side`` carrying the reason, where the engine's Resign takes one."""
+    from engine.commands import Resign
+
+    try:
+        return Resign(side, reason=why)
+    except TypeError:  # an engine whose Resign has no reason
+        return Resign(side)
+
+
+async def _play_local(spec: GameSpec) -> Played:
+    from engine.errors import GameError
+    from server.game import LiveGame
+    from server.match import play_match
+    from server.store import MemoryStore
+
+    mission = _mission(spec.mission)
+    store = MemoryStore()
+    guards = _guards(spec)
+    start = time.perf_counter()
+    forfeit: Forfeit | None = None
+    try:
+        result = await play_match(store, mission, guards, seed=spec.seed, game_id=spec.game_id)
+        outcome = result.outcome
+    except (Forfeit, GameError) as exc:
+        game = await LiveGame.load(store, spec.game_id)
+        if isinstance(exc, Forfeit):
+            forfeit = exc
+        else:  # the engine refused an answer the guard let through: the answering side's fault
+            side = game.state.pending.side if game.state.pending else "a"
+            forfeit = Forfeit(side, "illegal", f"the engine refused the answer: {exc}", "",
+                              guards[side].log.text())
+        await game.submit(resign_command(forfeit.side, f"forfeit ({forfeit.kind})"))
+        outcome = game.state.outcome
+    duration = time.perf_counter() - start
+    stored = await store.read(spec.game_id)
+    info = await store.game_info(spec.game_id)
+    return Played(
+        index=spec.index, game_id=spec.game_id, winner_side=outcome.winner, reason=outcome.reason,
+        points=dict(outcome.points), decisions=sum(g.decisions for g in guards.values()), duration=duration,
+        forfeit=forfeit.as_dict() if forfeit else None,
+        think={side: g.think_time for side, g in guards.items()},
+        events=[s.data for s in stored], hashes=[s.hash for s in stored], created_at=info.created_at,
+        meta=info.meta, secret=await store.load_secret(spec.game_id),
+    )
+
+
+async def _play_server(spec: GameSpec, url: str) -> Played:
+    from bots.runner import run_bot
+    from client.connection import connect
+
+    from .schedule import derive
+
+    guards = _guards(spec)
+    seats: dict[str, object] = {}
+    created: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    forfeits: dict[str, Forfeit] = {}
+    client_seed = f"{derive('client', spec.seed):016x}"
+    start = time.perf_counter()
+
+    def seated(side, seat) -> None:
+        seats[side] = seat
+        if side == "a" and not created.done():
+            created.set_result(seat.game_id)
+
+    async def play(side: str):
+        entrant = spec.seat(side).entrant
+        try:
+            if side == "a":
+                return await run_bot(url, guards[side], mission=spec.mission, seat="a", client_seed=client_seed,
+                                     name=entrant, on_seated=partial(seated, side))
+            game_id = await created
+            return await run_bot(url, guards[side], game_id=game_id, seat="b", client_seed=client_seed,
+                                 name=entrant, on_seated=partial(seated, side))
+        except Forfeit as f:
+            forfeits[side] = f
+            seat = seats[side]
+            async with connect(url, name=f"tournament:{entrant}") as c:
+                await c.resume(seat.game_id, seat.token)
+                await c.resign(seat.game_id)
+            return None
+        except BaseException:
+            if not created.done():
+                created.cancel()
+            raise
+
+    results = await asyncio.gather(play("a"), play("b"), return_exceptions=True)
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    outcome = next(r for r in results if r is not None) if any(r is not None for r in results) else None
+    if outcome is None:
+        raise RuntimeError(f"both sides of game {spec.index} forfeited through the server; no outcome was seen")
+    forfeit = next(iter(forfeits.values()), None)
+    return Played(
+        index=spec.index, game_id=created.result(), winner_side=outcome.winner, reason=outcome.reason,
+        points=dict(outcome.points), decisions=sum(g.decisions for g in guards.values()),
+        duration=time.perf_counter() - start, forfeit=forfeit.as_dict() if forfeit else None,
+        think={side: g.think_time for side, g in guards.items()},
+    )

@@ -1,0 +1,145 @@
+"""The search bot works from its own view alone (DESIGN.md sections 5 and 7).
+
+Every state its search builds comes from ``bots.determinize.determinize`` applied to the view
+handed to ``choose``; with a (fake) redaction hiding something from side b, that hidden value
+never reaches any state b's search encodes, steps, scores or evaluates -- while side a, who
+may see it, does meet it (so the test can tell).
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+import bots.mcts as mcts_module
+from bots import determinize as det
+from bots.mcts import MctsBot
+from bots.simulate import encode
+from engine.codec import state_hash
+from engine.events import GameCreated
+from engine.view import REDACTIONS
+
+from tests.bots.bot_helpers import SideViews
+
+SECRET = "Agent SECRET-7f3a"
+
+
+class Recorder:
+    """Wraps every function through which ``bots.mcts`` builds or reads a state."""
+
+    NAMES = ("determinize", "decode", "encode", "step", "reward", "option_scores", "best_option")
+
+    def __init__(self, monkeypatch):
+        self.blobs: list[bytes] = []
+        self.roots: list[tuple[object, str, str]] = []  # (input object, input hash, output hash)
+        for name in self.NAMES:
+            monkeypatch.setattr(mcts_module, name, self._wrap(name, getattr(mcts_module, name)))
+
+    def _wrap(self, name, fn):
+        def wrapper(*args, **kwargs):
+            for a in args:
+                self._see(a)
+            out = fn(*args, **kwargs)
+            self._see(out)
+            if name == "determinize":
+                self.roots.append((args[0], state_hash(args[0]), state_hash(out)))
+            return out
+
+        return wrapper
+
+    def _see(self, value) -> None:
+        if isinstance(value, bytes):
+            self.blobs.append(value)
+        elif isinstance(value, msgspec.Struct) and hasattr(value, "units"):
+            self.blobs.append(encode(value))
+
+    def met(self, text: str) -> bool:
+        needle = text.encode()
+        return any(needle in b for b in self.blobs)
+
+
+def play_with(searcher_side: str, decisions: int, monkeypatch) -> Recorder:
+    """A ridge game in which ``searcher_side`` is an MCTS bot, the other side random."""
+    recorder = Recorder(monkeypatch)
+    sv = SideViews("ridge", 11)
+    bot = MctsBot(5, iterations=16)
+    bot.new_game(searcher_side)
+    rng = random.Random(3)
+    asked = 0
+    while not sv.over and asked < decisions:
+        p = sv.state.pending
+        if p.side == searcher_side:
+            view = sv.views[p.side]
+            before = state_hash(view)
+            option = bot.choose(view, view.pending)
+            assert state_hash(view) == before, "choose must not change the view it is given"
+            assert option in p.options
+            asked += 1
+        else:
+            option = rng.choice(p.options)
+        sv.play(option)
+    return recorder
+
+
+def test_every_search_state_is_a_determinization_of_the_view_passed_to_choose(monkeypatch):
+    seen_views: list[int] = []
+    real_choose = MctsBot.choose
+
+    def choose(self, view, decision):
+        seen_views.append(id(view))
+        return real_choose(self, view, decision)
+
+    monkeypatch.setattr(MctsBot, "choose", choose)
+    recorder = play_with("a", 12, monkeypatch)
+    assert recorder.roots, "the search determinized nothing"
+    for source, source_hash, out_hash in recorder.roots:
+        assert id(source) in seen_views, "a determinization started from something other than the view"
+        # the core rules hide nothing: a determinization is exactly the view
+        assert out_hash == source_hash
+
+
+def hide_a1_name(event, viewer):
+    if viewer in ("a", "all"):
+        return event
+    units = tuple(msgspec.structs.replace(u, name="(unknown)") if u.id == "a1" else u for u in event.units)
+    return msgspec.structs.replace(event, units=units)
+
+
+def guess_a1_name(state, side, rng):
+    if side == "b":
+        state.units["a1"].name = f"guess-{rng.randrange(3)}"
+
+
+@pytest.fixture
+def secret_name(monkeypatch):
+    """Side a's unit a1 has a secret name that a registered redaction hides from side b, and a
+    determinization sampler that guesses it for side b."""
+    import server.missions as missions
+
+    real = missions.load
+
+    def load(name):
+        m = real(name)
+        units = tuple(msgspec.structs.replace(u, name=SECRET) if u.id == "a1" else u for u in m.units)
+        return msgspec.structs.replace(m, units=units)
+
+    monkeypatch.setattr(missions, "load", load)
+    monkeypatch.setitem(REDACTIONS, GameCreated, hide_a1_name)
+    det.SAMPLERS.append(guess_a1_name)
+    yield
+    det.SAMPLERS.remove(guess_a1_name)
+
+
+def test_a_hidden_value_never_reaches_the_search_of_the_side_it_is_hidden_from(secret_name, monkeypatch):
+    recorder = play_with("b", 10, monkeypatch)
+    assert recorder.blobs, "the search built no state"
+    assert not recorder.met(SECRET), "side b's search met the value hidden from it"
+    assert recorder.met("guess-"), "side b's search should play from its sampled determinizations"
+    assert all(src_hash != out_hash for _, src_hash, out_hash in recorder.roots)  # the sampler filled it in
+
+
+def test_the_side_allowed_to_see_it_does_meet_it(secret_name, monkeypatch):
+    recorder = play_with("a", 4, monkeypatch)
+    assert recorder.met(SECRET)  # so the test above would notice a leak

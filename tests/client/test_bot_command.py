@@ -1,0 +1,43 @@
+"""``skirmish bot``: two bot processes meet on a real server and finish a game."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+
+from server.app import ServerConfig, running_server
+from server.store import MemoryStore
+from engine.verify import LoggedEvent, verify_log
+
+
+async def _bot(*args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "bot", *args,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+async def test_two_bot_processes_play_a_game_on_a_real_server():
+    store = MemoryStore()
+    async with running_server(ServerConfig(port=0, db=":memory:"), store=store) as srv:
+        creator = await _bot("--strategy", "random", "--seed", "1", "--server", srv.url, "--create", "ridge")
+        line = (await asyncio.wait_for(creator.stdout.readline(), 20)).decode()
+        game_id = re.search(r"seated: game (\S+), seat (a|b)", line).group(1)
+        joiner = await _bot("--strategy", "bots.random_bot:RandomBot", "--server", srv.url, "--game", game_id,
+                            "--codec", "json")
+        outs = await asyncio.wait_for(asyncio.gather(creator.communicate(), joiner.communicate()), 120)
+        assert creator.returncode == 0 and joiner.returncode == 0, outs
+        for out, _ in outs:
+            assert "game over:" in out.decode()
+        stored = await store.read(game_id)
+    report = verify_log(game_id, [LoggedEvent(s.seq, s.data, s.hash) for s in stored])
+    assert report.ok and report.finished, report.summary()
+
+
+async def test_an_unknown_strategy_and_an_absent_server_are_one_line_errors():
+    proc = await _bot("--strategy", "nope", "--server", "ws://127.0.0.1:1", "--create", "ridge")
+    out, err = await proc.communicate()
+    assert proc.returncode == 2 and "unknown bot strategy 'nope'" in err.decode() and not out
+    proc = await _bot("--server", "ws://127.0.0.1:1", "--create", "ridge")
+    out, err = await proc.communicate()
+    assert proc.returncode == 2 and "cannot connect" in err.decode() and len(err.decode().splitlines()) == 1

@@ -1,0 +1,92 @@
+"""client.render: the board, the units and a label for every option the rules can offer."""
+
+from __future__ import annotations
+
+import pytest
+
+from bots.base import Bot
+from client import render
+from engine.evolve import initial_state
+from engine.mission import game_created
+from engine.model import Decision
+from server import missions
+from server.match import play_match
+from server.store import MemoryStore
+
+
+def fresh(mission="ridge"):
+    m = missions.load(mission)
+    return initial_state(game_created("g-test", m, "fair", ""))
+
+
+def test_board_draws_terrain_and_units_by_coordinates():
+    state = fresh()
+    text = render.board(state, "a")
+    lines = text.splitlines()
+    assert lines[0].split() == [str(x) for x in range(state.board.width)]
+    rows = lines[1:1 + state.board.height]
+    for u in state.units.values():
+        row = rows[u.y]
+        assert row[4 + 3 * u.x: 4 + 3 * u.x + 2] == u.id.upper()
+    assert rows[2][4 + 3 * 4] == "#"  # ridge: a rock at (4,2)
+    state.units["a1"].injury = "lethal"
+    assert "a1" in render.board(state, "a").splitlines()[1 + state.units["a1"].y]
+    state.units["a1"].dead = True
+    assert "a1" not in render.board(state, "a").lower().splitlines()[1 + state.units["a1"].y]
+
+
+def test_units_list_this_sides_units_first_with_their_condition():
+    state = fresh()
+    state.units["b2"].stress = 4
+    state.units["b2"].injury = "nonlethal"
+    lines = render.units(state, "b").splitlines()
+    assert lines[0].startswith("*b")
+    b2 = next(line for line in lines if line[1:3] == "b2")
+    assert "stress  4/13" in b2 and "injured (nonlethal)" in b2 and "Bat'leth" in b2
+
+
+def test_labels():
+    state = fresh()
+    act = Decision(3, "a", "act", (("end",), ("move", 3, 4), ("attack", "b1", 0, 1), ("attack", "b1", -1, 0),
+                                   ("assist", "a2")), unit="a1")
+    labels = [render.label(o, state, act) for o in act.options]
+    assert labels == ["end the turn", "move (3,4)", "attack b1 with Type-2 phaser (lethal)",
+                      "attack b1 with Unarmed Strike (non-lethal)", "assist a2 (Ens. Ruiz)"]
+    assert render.label(("buy", 2, "threat"), state, Decision(4, "a", "buy_dice", ())) == "buy 2 bonus d20 with threat"
+    assert render.label(("keep",), state, Decision(4, "a", "keep_initiative", ())) == "keep the initiative (2 Momentum)"
+    assert render.label(("keep",), state, Decision(4, "a", "aim", ())) == "keep the dice"
+    assert render.label(("brand-new", 1), state, act) == "brand-new 1"  # unknown options still show
+
+
+def test_decision_text_numbers_options_from_one():
+    state = fresh()
+    d = Decision(9, "a", "act", (("end",),) + tuple(("move", x, 0) for x in range(8)) + (("guard",),), unit="a1")
+    text = render.decision_text(d, state)
+    assert text.splitlines()[0] == "decision 9: act for a1 (side a)"
+    assert "   1) end the turn" in text and "10) guard (task)" in text
+    assert " 2) move (0,0)   3) move (1,0)" in text  # moves packed several to a line
+
+
+class LabelChecker(Bot):
+    """Plays randomly, and checks that every option it is offered has a proper label."""
+
+    name = "label-checker"
+    kinds: set = set()
+
+    def choose(self, view, decision):
+        for option in decision.options:
+            label = render.label(option, view, decision)
+            assert label and label != " ".join(map(str, option)), (decision.kind, option)
+        self.kinds.add(decision.kind)
+        render.decision_text(decision, view)
+        render.board(view, self.side)
+        render.units(view, self.side)
+        render.status(view, self.side)
+        return self.rng.choice(decision.options)
+
+
+@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3)])
+async def test_every_option_of_a_random_game_has_a_label(mission, seed):
+    bots = {"a": LabelChecker(seed), "b": LabelChecker(seed + 100)}
+    await play_match(MemoryStore(), missions.load(mission), bots, seed=seed)
+    assert {"activate", "act"} <= LabelChecker.kinds

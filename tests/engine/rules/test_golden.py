@@ -1,0 +1,77 @@
+"""Golden option counts, like python-chess's perft: fixed positions, the options they offer.
+
+A position is a bundled mission played from the start with ``LocalDice(seed)``, answering
+decision ``i`` with option ``(i * 7 + seed) % len(options)``, for ``steps`` decisions. The
+pending decision there must offer exactly the recorded number of options of each kind. An
+accidental change in what is legal fails here; a deliberate one updates the table (regenerate
+with ``python tests/engine/rules/test_golden.py``) and says why in its commit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from engine.commands import Choose, Start
+from engine.decide import decide
+from engine.dice import LocalDice
+from engine.evolve import evolve, initial_state
+from engine.mission import game_created
+from server.missions import bundled
+
+# (mission, seed, steps, (pending kind, number of options, options by kind))
+GOLDEN = [
+    ("ridge", 1, 2, ("act", 34, {"aim": 1, "assist": 3, "direct": 3, "end": 1, "guard": 1, "move": 20, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("ridge", 2, 5, ("act", 50, {"aim": 1, "assist": 3, "attack": 4, "create_advantage": 2, "end": 1, "guard": 1, "move": 33, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("ridge", 3, 12, ("act", 33, {"aim": 1, "assist": 2, "end": 1, "guard": 1, "move": 23, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("ridge", 4, 30, ("first", 2, {"first": 2})),
+    ("ridge", 5, 60, ("act", 11, {"assist": 1, "attack": 4, "create_advantage": 2, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
+    ("outpost", 1, 2, ("act", 33, {"aim": 1, "assist": 4, "end": 1, "guard": 1, "move": 21, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("outpost", 2, 5, ("act", 32, {"aim": 1, "assist": 4, "direct": 4, "end": 1, "guard": 1, "move": 16, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("outpost", 3, 12, ("act", 18, {"draw": 1, "end": 1, "move": 15, "prone": 1})),
+    ("outpost", 4, 30, ("act", 26, {"draw": 1, "end": 1, "move": 23, "prone": 1})),
+    ("outpost", 5, 60, ("act", 29, {"draw": 1, "end": 1, "move": 26, "prone": 1})),
+    # one position for each other kind of decision
+    ("ridge", 1, 1, ("activate", 4, {"unit": 4})),
+    ("ridge", 2, 110, ("aim", 3, {"keep": 1, "reroll": 2})),
+    ("ridge", 1, 65, ("avoid_injury", 2, {"accept": 1, "avoid": 1})),
+    ("ridge", 1, 14, ("buy_dice", 4, {"buy": 4})),
+    ("ridge", 1, 100, ("bystander", 3, {"bystander": 2, "threat": 1})),
+    ("ridge", 2, 21, ("directed", 8, {"attack": 2, "create_advantage": 1, "guard": 1, "none": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("ridge", 1, 8, ("keep_initiative", 2, {"keep": 1, "pass": 1})),
+    ("ridge", 4, 168, ("melee_won", 4, {"damage": 1, "fend": 3})),
+    ("ridge", 1, 62, ("ready", 5, {"fire": 4, "hold": 1})),
+    ("ridge", 9, 187, ("recover_stress", 2, {"spend": 2})),
+    ("ridge", 1, 6, ("sprint", 59, {"sprint": 58, "stay": 1})),
+]
+
+
+def position(mission_id: str, seed: int, steps: int):
+    state = initial_state(game_created("golden", bundled()[mission_id], "local", ""))
+    dice = LocalDice(seed)
+    for e in decide(state, Start(), dice):
+        evolve(state, e)
+    for i in range(steps):
+        p = state.pending
+        option = p.options[(i * 7 + seed) % len(p.options)]
+        for e in decide(state, Choose(p.id, option, p.side), dice):
+            evolve(state, e)
+    p = state.pending
+    return p.kind, len(p.options), dict(sorted(Counter(o[0] for o in p.options).items()))
+
+
+@pytest.mark.parametrize("mission, seed, steps, expected", GOLDEN, ids=lambda v: str(v) if not isinstance(v, tuple) else v[0])
+def test_golden_option_counts(mission, seed, steps, expected):
+    assert position(mission, seed, steps) == expected
+
+
+def test_the_same_position_always_offers_the_same_options():
+    for mission, seed, steps, _ in GOLDEN[:5]:
+        first = position(mission, seed, steps)
+        assert first == position(mission, seed, steps)
+
+
+if __name__ == "__main__":
+    for mission, seed, steps, _ in GOLDEN:
+        print(f"    ({mission!r}, {seed}, {steps}, {position(mission, seed, steps)!r}),")

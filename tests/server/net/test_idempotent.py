@@ -1,0 +1,86 @@
+"""Command ids: a retried command gets the same ack and acts once, even across a restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine.codec import decode_event
+from engine.events import OptionChosen, Resigned
+from protocol import messages as m
+from server.store import MemoryStore
+
+from .helpers import RawClient, seated_pair
+
+
+def mine(first, a, b):
+    return (a, b) if first.decision.side == "a" else (b, a)
+
+
+async def chosen(store, game_id, decision_id):
+    return [e for e in (decode_event(s.data) for s in await store.read(game_id))
+            if isinstance(e, OptionChosen) and e.decision_id == decision_id]
+
+
+async def test_the_same_command_id_twice_gives_the_same_ack_and_one_set_of_events(server):
+    a, b, sa, sb = await seated_pair(server.url)
+    first = await a.next_of(m.DecisionMsg)
+    me, other = mine(first, a, b)
+    d = first.decision
+    cmd = m.Command(game_id=sa.game_id, decision_id=d.id, option=d.options[0], command_id="cmd-1")
+    ack1 = await me.call(cmd)
+    after_first = await server.store.last_seq(sa.game_id)
+    ack2 = await me.call(cmd)
+    assert isinstance(ack1, m.Ack) and isinstance(ack2, m.Ack) and ack1.seq == ack2.seq == after_first
+    assert await server.store.last_seq(sa.game_id) == after_first
+    assert len(await chosen(server.store, sa.game_id, d.id)) == 1
+    # each seat has its own command ids: the other seat's "cmd-1" is a new command
+    while True:
+        nxt = await other.next_of(m.DecisionMsg)
+        if nxt.decision.id > d.id:
+            break
+    actor_of_next = me if nxt.decision.side == ("a" if me is a else "b") else other
+    reply = await actor_of_next.call(m.Command(game_id=sa.game_id, decision_id=nxt.decision.id,
+                                               option=nxt.decision.options[0], command_id="cmd-1"))
+    if actor_of_next is other:
+        assert isinstance(reply, m.Ack) and reply.seq > ack1.seq
+    else:  # the same seat reusing an id gets the first command's ack, and nothing happens
+        assert reply.seq == ack1.seq and await server.store.last_seq(sa.game_id) == after_first
+
+
+async def test_two_copies_in_flight_at_once(server):
+    a, b, sa, sb = await seated_pair(server.url)
+    first = await a.next_of(m.DecisionMsg)
+    me, _ = mine(first, a, b)
+    d = first.decision
+
+    def cmd():
+        return m.Command(game_id=sa.game_id, decision_id=d.id, option=d.options[0], command_id="twice")
+
+    acks = await asyncio.gather(me.call(cmd()), me.call(cmd()))
+    assert all(isinstance(x, m.Ack) for x in acks) and acks[0].seq == acks[1].seq
+    assert len(await chosen(server.store, sa.game_id, d.id)) == 1
+
+
+async def test_a_retry_after_a_restart_is_recognised(make_server):
+    store = MemoryStore()
+    async with make_server(store=store) as srv:
+        a, b, sa, sb = await seated_pair(srv.url)
+        first = await a.next_of(m.DecisionMsg)
+        me, _ = mine(first, a, b)
+        seat = "a" if me is a else "b"
+        token = sa.token if me is a else sb.token
+        d = first.decision
+        ack = await me.call(m.Command(game_id=sa.game_id, decision_id=d.id, option=d.options[0], command_id="r-1"))
+        resign = await me.call(m.ResignGame(game_id=sa.game_id, command_id="r-2"))
+        assert isinstance(resign, m.Ack)
+    async with make_server(store=store) as srv:
+        c = await RawClient.open(srv.url)
+        assert isinstance(await c.call(m.Resume(game_id=sa.game_id, token=token, last_seq=resign.seq)), m.Seated)
+        again = await c.call(m.Command(game_id=sa.game_id, decision_id=d.id, option=d.options[0], command_id="r-1"))
+        assert again == m.Ack(game_id=sa.game_id, seq=ack.seq, id=again.id)
+        again = await c.call(m.ResignGame(game_id=sa.game_id, command_id="r-2"))
+        assert again.seq == resign.seq
+        fresh = await c.call(m.ResignGame(game_id=sa.game_id, command_id="r-3"))
+        assert isinstance(fresh, m.Error) and fresh.code == "game.over"
+    events = [decode_event(s.data) for s in await store.read(sa.game_id)]
+    assert [e for e in events if isinstance(e, Resigned)] == [Resigned(side=seat)]
