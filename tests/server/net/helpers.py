@@ -146,8 +146,13 @@ async def play(client: RawClient, game_id: str, seat: str, *, rng: random.Random
         option = rng.choice(d.options) if rng else d.options[0]
         answered = d.id
         n += 1
-        reply = await client.call(m.Command(game_id=game_id, decision_id=d.id, option=option,
-                                            command_id=f"{seat}-{d.id}"))
+        command = m.Command(game_id=game_id, decision_id=d.id, option=option, command_id=f"{seat}-{d.id}")
+        reply = await client.call(command)
+        while isinstance(reply, m.Error) and reply.code == "protocol.rate_limited":
+            # the server dropped it (a random game can outrun 50 commands/s): pause and send it
+            # again, as the client library does; the command id makes the resend idempotent
+            await asyncio.sleep(0.2)
+            reply = await client.call(command)
         assert isinstance(reply, m.Ack), reply
         if acks is not None:
             acks.append(reply.seq)
