@@ -23,6 +23,8 @@ from engine.errors import GameError, GameOver, IllegalOption, MalformedCommand, 
 from engine.events import Event, GameStarted, OptionChosen, Resigned
 from engine.model import SIDES, Decision, Option, Outcome, State, other
 from engine.rules.context import Context
+from engine.rules import builtin as _builtin  # noqa: F401  (registers the rules modules)
+from engine.rules import registry
 from engine.rules.core import actions, attack, flow, tasks
 
 # decision kind -> what answering it does (each kind is documented in docs/protocol.md)
@@ -60,7 +62,7 @@ DEFAULTS: dict[str, Callable[[Decision], Option]] = {
 
 
 def default_option(decision: Decision) -> Option:
-    pick = DEFAULTS.get(decision.kind)
+    pick = DEFAULTS.get(decision.kind) or registry.DEFAULTS.get(decision.kind)
     return pick(decision) if pick else decision.options[0]
 
 
@@ -72,6 +74,9 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
             raise GameError(f"game {state.game_id} has already started")
         ctx = Context(clone_state(state), dice)
         ctx.emit(GameStarted())
+        for module in registry.active(ctx.state):
+            if module.on_game_start:
+                module.on_game_start(ctx)
         flow.advance(ctx)
         return ctx.events
     if isinstance(command, Resign):
@@ -114,6 +119,6 @@ def _choose(state: State, cmd: Choose, dice: Dice) -> list[Event]:
         raise IllegalOption(f"{list(option)!r} is not an option of decision {pending.id} ({pending.kind})")
     ctx = Context(clone_state(state), dice)
     ctx.emit(OptionChosen(decision_id=pending.id, side=pending.side, option=option, timeout=bool(cmd.timeout)))
-    ANSWERS[pending.kind](ctx, option)
+    (ANSWERS.get(pending.kind) or registry.ANSWERS[pending.kind])(ctx, option)
     flow.advance(ctx)
     return ctx.events

@@ -35,6 +35,7 @@ class GameCreated(Event):
     objectives: tuple[Objective, ...] = ()
     items: tuple[Item, ...] = ()
     midline_points: int = 0
+    modules: tuple[str, ...] = ()  # the rules modules on, in the mission's order
 
 
 class ClientSeedAdded(Event):

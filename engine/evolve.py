@@ -25,6 +25,7 @@ def initial_state(created: ev.GameCreated) -> State:
         board=created.board,
         units={u.id: msgspec.structs.replace(u) for u in created.units},  # events stay immutable
         rounds=created.rounds,
+        modules=tuple(created.modules),
         objectives={o.id: msgspec.structs.replace(o) for o in created.objectives},
         items={i.id: msgspec.structs.replace(i) for i in created.items},
         midline_points=created.midline_points,

@@ -17,6 +17,7 @@ from engine import board as geo
 from engine.errors import MissionError
 from engine.events import GameCreated
 from engine.model import SIDES, Board, Item, Objective, Stats, Unit, Weapon
+from engine.rules.registry import known_modules
 
 ENGINE_VERSION = "0.1.0"
 
@@ -143,7 +144,6 @@ class Mission(msgspec.Struct, frozen=True):
 
 ATTRIBUTES = ("control", "daring", "fitness", "insight", "presence", "reason")
 DISCIPLINES = ("command", "conn", "engineering", "security", "medicine", "science")
-KNOWN_MODULES: frozenset[str] = frozenset()  # modules arrive with later issues (capture, ...)
 MAX_BAND = 100  # the largest Long band, in cells
 
 
@@ -180,9 +180,12 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     info = spec.mission
     if not 1 <= info.rounds <= 50:
         fail("mission.rounds", f"must be 1..50, not {info.rounds}")
+    known = known_modules()
     for m in info.modules:
-        if m not in KNOWN_MODULES:
-            fail("mission.modules", f"unknown module {m!r} (known: {sorted(KNOWN_MODULES) or 'none yet'})")
+        if m not in known:
+            fail("mission.modules", f"unknown module {m!r} (known: {', '.join(sorted(known)) or 'none yet'})")
+    if len(set(info.modules)) != len(info.modules):
+        fail("mission.modules", f"a module is named twice: {list(info.modules)}")
     if set(spec.sides) != set(SIDES):
         fail("sides", f"a mission has exactly the sides 'a' and 'b', not {sorted(spec.sides)}")
 
@@ -402,4 +405,5 @@ def game_created(game_id: str, mission: Mission, dice: str, commitment: str) -> 
     """The first event of a new game of ``mission``."""
     return GameCreated(game_id=game_id, mission=mission.id, board=mission.board, units=mission.units,
                        rounds=mission.rounds, dice=dice, commitment=commitment, engine_version=ENGINE_VERSION,
-                       objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points)
+                       objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points,
+                       modules=mission.modules)

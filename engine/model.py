@@ -209,6 +209,7 @@ class State(msgspec.Struct):
     board: Board
     units: dict[str, Unit]
     rounds: int  # the round limit
+    modules: tuple[str, ...] = ()  # the rules modules this game has on (engine.rules.registry)
     objectives: dict[str, Objective] = {}
     items: dict[str, Item] = {}
     midline_points: int = 0  # victory points per unit standing in the enemy half at the end

@@ -17,6 +17,7 @@ from engine.events import (ActivationPassed, Checkpoint, GameEnded, InitiativeWo
                            ProcedureEnded, ProcedureStarted, ReadyTriggered, RoundEnded, RoundStarted,
                            TaskAttempted, TurnEnded, TurnStarted, UnitDied)
 from engine.model import SIDES, DirectFrame, Option, Outcome, ReadyFrame, State, TaskFrame, Unit, other
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import actions, attack, tasks
 
@@ -43,7 +44,7 @@ def advance(ctx: Context) -> None:
     while s.pending is None and s.outcome is None and s.started:
         if s.stack:
             top = s.stack[-1]
-            FRAME_STEPS[type(top)](ctx, top)
+            (FRAME_STEPS.get(type(top)) or registry.FRAME_STEPS[type(top)])(ctx, top)
         elif _check_sides(ctx):
             pass
         elif s.turn is not None:
@@ -76,6 +77,9 @@ def _start_round(ctx: Context) -> None:
             break
     winner = "a" if totals["a"] > totals["b"] else "b"
     ctx.emit(InitiativeWon(side=winner))
+    for module in registry.active(s):
+        if module.on_round_start:
+            module.on_round_start(ctx)
     ctx.ask(winner, "first", [("first", winner), ("first", other(winner))])
 
 
@@ -84,7 +88,11 @@ def answer_first(ctx: Context, option: Option) -> None:
 
 
 def ready_units(state: State, side: str) -> list[Unit]:
-    return [u for u in state.units.values() if u.side == side and not u.acted and not u.incapacitated]
+    units = [u for u in state.units.values() if u.side == side and not u.acted and not u.incapacitated]
+    for module in registry.active(state):
+        if module.can_activate:
+            units = [u for u in units if module.can_activate(state, u)]
+    return units
 
 
 def _next_activation(ctx: Context) -> None:
@@ -102,11 +110,17 @@ def _next_activation(ctx: Context) -> None:
 
 def answer_activate(ctx: Context, option: Option) -> None:
     ctx.emit(TurnStarted(unit=option[1]))
+    for module in registry.active(ctx.state):
+        if module.on_turn_start and ctx.state.turn is not None:
+            module.on_turn_start(ctx, ctx.state.units[option[1]])
 
 
 def _end_phase(ctx: Context) -> None:
     for hook in END_PHASE_HOOKS:
         hook(ctx)
+    for module in registry.active(ctx.state):
+        if module.on_end_phase:
+            module.on_end_phase(ctx)
     s = ctx.state
     ctx.emit(Checkpoint(state_hash=_hash(s)))
     ctx.emit(RoundEnded(round=s.round))
@@ -127,6 +141,9 @@ def turn_options(state: State, unit: Unit) -> list[Option]:
     opts += actions.minor_options(state, unit)
     if not state.turn.task:
         opts += actions.task_options(state, unit)
+    for module in registry.active(state):
+        if module.turn_options:
+            opts = module.turn_options(state, unit, opts)
     return opts
 
 
@@ -151,6 +168,8 @@ def answer_act(ctx: Context, option: Option) -> None:
         end_turn(ctx)
     elif kind in actions.MINOR_NAMES:
         actions.take_minor(ctx, unit, option)
+    elif kind in registry.ACTS:
+        registry.ACTS[kind](ctx, unit, option)
     else:
         ctx.emit(TaskAttempted(unit=unit.id, task=kind))
         actions.start_task(ctx, unit, option)

@@ -1,0 +1,88 @@
+"""Rules modules plug into the core through ``engine.rules.registry`` and only where a mission
+switches them on (RULES-BRIEF "Modules")."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import events as ev
+from engine.errors import MissionError
+from engine.rules import registry
+from engine.rules.registry import Module
+
+from tests.engine.rules.scenario import Scenario, of_type
+
+UNITS = [("a1", "a", "hero", 1, 1), ("a2", "a", "hero", 1, 3), ("b1", "b", "elite", 6, 6)]
+
+
+@pytest.fixture
+def probe(monkeypatch):
+    """A module 'probe' that records its hooks and adds a 'shout' action (ends the turn)."""
+    calls: list = []
+
+    def shout(ctx, unit, option):
+        calls.append(("shout", unit.id))
+        from engine.rules.core.flow import end_turn
+
+        end_turn(ctx)
+
+    module = Module(
+        name="probe", seed="test", summary="records its hooks",
+        acts={"shout": shout},
+        turn_options=lambda state, unit, opts: [o for o in opts if o[0] != "prone"] + [("shout",)],
+        can_activate=lambda state, unit: unit.id != "a2",
+        on_game_start=lambda ctx: calls.append("game_start"),
+        on_round_start=lambda ctx: calls.append(("round_start", ctx.state.round)),
+        on_turn_start=lambda ctx, unit: calls.append(("turn_start", unit.id)),
+        on_end_phase=lambda ctx: calls.append(("end_phase", ctx.state.round)),
+    )
+    for table in ("MODULES", "ANSWERS", "DEFAULTS", "FRAME_STEPS", "ACTS"):
+        monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
+    registry.register(module)
+    return calls
+
+
+def test_a_mission_naming_a_module_runs_its_hooks_in_order(probe):
+    s = Scenario(UNITS, rounds=2)
+    s.state.modules = ("probe",)  # as GameCreated.modules would set it
+    s.start()
+    assert probe == ["game_start", ("round_start", 1)]
+    s.when("first", "a")
+    assert s.pending.options == (("unit", "a1"),)  # can_activate keeps a2 back
+    s.when("unit", "a1")
+    assert probe[-1] == ("turn_start", "a1")
+    assert ("shout",) in s.pending.options and ("prone",) not in s.pending.options
+    s.when("shout")
+    assert probe[-1] == ("shout", "a1")
+    s.when("unit", "b1")
+    s.when("end", dice=(10, 1))
+    assert ("end_phase", 1) in probe and ("round_start", 2) in probe
+
+
+def test_a_mission_without_the_module_plays_as_if_it_did_not_exist(probe):
+    s = Scenario(UNITS).play_to_turn("a1")
+    assert probe == [] and ("shout",) not in s.pending.options and ("prone",) in s.pending.options
+    assert of_type(s.log, ev.GameCreated)[0].modules == ()
+
+
+def test_missions_name_only_known_modules_and_each_once(probe):
+    s = Scenario(UNITS)
+    from engine.mission import parse_mission
+    from tests.engine.rules.scenario import mission_text
+
+    text = mission_text(UNITS)
+    with_probe = text.replace('rounds = 3', 'rounds = 3\nmodules = ["probe"]', 1)
+    mission = parse_mission(with_probe, "probe.toml")
+    assert mission.modules == ("probe",)
+    with pytest.raises(MissionError, match="unknown module 'nope'.*probe"):
+        parse_mission(text.replace('rounds = 3', 'rounds = 3\nmodules = ["nope"]', 1), "x.toml")
+    with pytest.raises(MissionError, match="named twice"):
+        parse_mission(text.replace('rounds = 3', 'rounds = 3\nmodules = ["probe", "probe"]', 1), "x.toml")
+    assert s.mission.modules == ()
+
+
+def test_a_module_cannot_reuse_a_name_another_registered(probe):
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register(Module(name="probe", seed="x", summary="again"))
+    with pytest.raises(ValueError, match="reuses"):
+        registry.register(Module(name="other", seed="x", summary="clash", acts={"shout": print}))
