@@ -174,7 +174,10 @@ def line_cells(ax: int, ay: int, bx: int, by: int) -> list[Cell]:
 def line_of_fire(board: Board, ax: int, ay: int, bx: int, by: int) -> bool:
     """True unless a blocking cell stands between the two cells (units and gates do not block)."""
     cells, w = board.cells, board.width
-    return all(cells[y * w + x] not in BLOCKING for x, y in line_cells(ax, ay, bx, by))
+    for ox, oy in _line_offsets(bx - ax, by - ay):
+        if cells[(ay + oy) * w + ax + ox] in BLOCKING:
+            return False
+    return True
 
 
 @lru_cache(maxsize=64)
@@ -183,34 +186,56 @@ def _grid(width: int, cells: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     return tuple(_cost_of(t) for t in cells), tuple(t == NARROW_GATE for t in cells)
 
 
+@lru_cache(maxsize=64)
+def _steps(width: int, height: int, cells: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell index: the (neighbour index, cost of entering it) of every legal step from it,
+    units aside: into the board, not into a blocking cell, and not diagonally into or out of a
+    narrow gate."""
+    costs, narrow = _grid(width, cells)
+    out = []
+    for i in range(width * height):
+        x, y = i % width, i // width
+        steps = []
+        for dx, dy in _STEPS:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < width and 0 <= ny < height):
+                continue
+            j = ny * width + nx
+            if costs[j] and not (dx and dy and (narrow[i] or narrow[j])):
+                steps.append((j, costs[j]))
+        out.append(tuple(steps))
+    return tuple(out)
+
+
 def reachable(board: Board, start: Cell, budget: int, occupied: set[Cell]) -> dict[Cell, int]:
     """Cells a unit at ``start`` can reach for at most ``budget`` movement, with their cost.
 
     Moves go to the eight neighbours; difficult terrain costs 2; blocking cells and cells
     holding another unit cannot be entered or passed through; a narrow gate is entered and left
-    only by orthogonal steps. ``start`` itself is excluded.
+    only by orthogonal steps. ``start`` itself is excluded. (A fresh dict: the caller may keep
+    or change it; the search itself is cached, as a turn asks for the same cells again and again.)
     """
-    w, h = board.width, board.height
-    costs, narrow = _grid(w, board.cells)
+    return dict(_reachable(board.width, board.height, board.cells, start, budget, frozenset(occupied)))
+
+
+@lru_cache(maxsize=4096)
+def _reachable(width: int, height: int, cells: str, start: Cell, budget: int,
+               occupied: frozenset[Cell]) -> tuple[tuple[Cell, int], ...]:
+    steps = _steps(width, height, cells)
+    blocked = {y * width + x for x, y in occupied if 0 <= x < width and 0 <= y < height}
     far = 1 << 30
-    best: dict[Cell, int] = {start: 0}
-    heap = [(0, start)]
+    best = [far] * (width * height)
+    first = start[1] * width + start[0]
+    best[first] = 0
+    heap = [(0, first)]  # Dijkstra; costs are 1 or 2
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, (x, y) = heapq.heappop(heap)
-        if cost > best.get((x, y), far):
+        cost, i = pop(heap)
+        if cost > best[i]:
             continue
-        here_narrow = narrow[y * w + x]
-        for dx, dy in _STEPS:
-            nx, ny = x + dx, y + dy
-            if not (0 <= nx < w and 0 <= ny < h) or (nx, ny) in occupied:
-                continue
-            i = ny * w + nx
-            step = costs[i]
-            if not step or (dx and dy and (here_narrow or narrow[i])):
-                continue
+        for j, step in steps[i]:
             nc = cost + step
-            if nc <= budget and nc < best.get((nx, ny), far):
-                best[(nx, ny)] = nc
-                heapq.heappush(heap, (nc, (nx, ny)))
-    del best[start]
-    return best
+            if nc <= budget and nc < best[j] and j not in blocked:
+                best[j] = nc
+                push(heap, (nc, j))
+    return tuple(((i % width, i // width), c) for i, c in enumerate(best) if c < far and i != first)

@@ -298,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"],
                    help="default: info")
     p.add_argument("--compression", default=None, choices=["deflate", "none"],
-                   help="permessage-deflate when a client offers it, or never (default: deflate)")
+                   help="permessage-deflate when a client offers it (deflate), or never (none, the default: less CPU and memory per connection, more bytes)")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("missions", help="list the bundled missions")

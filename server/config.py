@@ -12,8 +12,9 @@ Defaults, and why:
   connection with 1009 (so a client cannot make the server buffer more than that).
 - ``rate`` 50 messages/s with a ``burst`` of 100 (a token bucket per connection): past it a
   message gets ``protocol.rate_limited`` and is dropped.
-- ``compression`` "deflate": permessage-deflate when the client offers it (websockets' default);
-  "none" declines it, trading bytes on the wire for the server's CPU (``bench/bench_server.py``).
+- ``compression`` "none": the server declines permessage-deflate, trading bytes on the wire
+  (about 0.9 KB a frame) for the server's CPU and memory per connection (docs/decisions.md);
+  "deflate" accepts it when the client offers it (websockets' default).
 - ``send_buffer`` 4 MiB: what may wait in one connection's send queue. A reader that falls
   further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
 """
@@ -48,7 +49,7 @@ class ServerConfig:
     shutdown_timeout: float = 10.0  # seconds for in-flight commands and last frames at shutdown
     list_limit: int = 200  # games listed by list_games (the most recent)
     log_level: str = "info"
-    compression: str = "deflate"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
+    compression: str = "none"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

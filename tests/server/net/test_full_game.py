@@ -142,3 +142,19 @@ async def test_after_a_restart_games_load_from_the_store(make_server):
         over = await c.next_of(m.GameOverMsg)
         assert over.outcome.winner == "a"
         assert c.events(sa.game_id) == await viewed(store, sa.game_id, "b")
+
+
+async def test_the_server_declines_deflate_by_default_and_accepts_it_when_told(make_server):
+    for compression, extension in (("none", None), ("deflate", "permessage-deflate")):
+        async with make_server(compression=compression) as srv:
+            c = await RawClient.open(srv.url)  # websockets' client offers permessage-deflate
+            offered = c.ws.request.headers.get("Sec-WebSocket-Extensions", "")
+            accepted = c.ws.response.headers.get("Sec-WebSocket-Extensions")
+            assert "permessage-deflate" in offered
+            assert (accepted.split(";")[0] if accepted else None) == extension, accepted
+            await c.ping()
+            await c.close()
+    async with make_server() as srv:
+        c = await RawClient.open(srv.url)
+        assert c.ws.response.headers.get("Sec-WebSocket-Extensions") is None
+        await c.close()
