@@ -200,6 +200,14 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
                 if f.get("log"):
                     lines += ["", "The bot's output (last lines):", "", "```", f["log"].rstrip(), "```"]
                 lines += ["", "</details>"]
+    lines += ["", "## Games", "", f"All {len(records)} games, in schedule order (the same rows as `games.csv`).", "",
+              _md_row(["#", "game", "pairing", "mission", "side a", "side b", "winner", "reason", "events"]),
+              _md_row([":---"] * 9)]
+    for r in records:
+        winner = f"`{r['winner']}` ({r['outcome']})" if r["winner"] else "draw"
+        lines.append(_md_row([r["index"], f"`{r['id']}`", " vs ".join(r["pairing"]), r["mission"], f"`{r['sides']['a']}`",
+                              f"`{r['sides']['b']}`", winner, r["reason"].replace("|", "/"),
+                              "" if r.get("events") is None else r["events"]]))
     example = records[0]["id"] if records else "GAME"
     lines += ["", "## How to verify a game", ""]
     if config.server:

@@ -127,6 +127,13 @@ def test_report_has_every_section(tourney, tt):
     assert f"skirmish verify {first} --db {tourney / 'games.sqlite'}" in text
     for name in NAMES:
         assert f"**{name}**" in text  # a matrix row
+    games = text.split("## Games", 1)[1].split("## How to verify", 1)[0]
+    rows = [line for line in games.splitlines() if line.startswith("| ") and "`" in line]
+    results = tt.results(tourney)["games"]
+    assert len(rows) == len(results)  # every game, once, in schedule order
+    for row, game in zip(rows, results):
+        assert f"`{game['id']}`" in row and game["mission"] in row
+        assert (f"`{game['winner']}`" if game["winner"] else "draw") in row
 
 
 def test_the_terminal_table_and_a_rerun_that_plays_nothing(tourney, cli):
