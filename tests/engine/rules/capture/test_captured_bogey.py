@@ -97,3 +97,13 @@ def test_a_captive_far_from_any_character_escapes_on_10_even_near_its_friends():
     s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), ev.UnitCaptured(unit="b1", by="a1"))
     events = to_b1(s, dice=(10,))
     assert ev.CaptiveEscaped(unit="b1") in events
+
+
+def test_a_down_character_holds_nobody_so_10_still_escapes():
+    # house rule: "engaged with a character" means one able to hold it (not down, not captured)
+    s = capture_scenario([("a1", "a", "hero", 1, 1), ("a2", "a", "hero", 5, 1), ("b1", "b", "grunt", 2, 1),
+                          ("b2", "b", "grunt", 7, 7)])
+    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), ev.UnitCaptured(unit="b1", by="a1"),
+            ev.InjurySuffered(unit="a1", lethal=False, result="nonlethal"))  # a1 is stunned next to b1
+    events = to_b1(s, dice=(10,))
+    assert of_type(events, ev.DiceRolled)[0].target == 10 and ev.CaptiveEscaped(unit="b1") in events

@@ -94,3 +94,24 @@ def test_the_game_ends_on_points_with_captives_held():
     events = s.when("unit", "b2") + s.when("end")
     ended = of_type(events, ev.GameEnded)[0].outcome
     assert ended.winner == "a" and ended.points == {"a": 3, "b": 0}
+
+
+def test_with_no_free_cell_next_to_its_dragger_the_captive_is_left_behind():
+    # house rule: the captive goes to a free cell next to its dragger, or the drag ends
+    from engine.dice import ScriptedDice
+    from engine.rules.capture.actions import follow
+    from engine.rules.context import Context
+
+    wall = "\n".join(["#.######"] + ["........"] * 7)  # (1, 0) is a pocket in the wall
+    s = capture_scenario([("a1", "a", "hero", 1, 1), ("a2", "a", "hero", 0, 1), ("a3", "a", "hero", 2, 1),
+                          ("b1", "b", "grunt", 1, 2), ("b2", "b", "grunt", 7, 7)], capture=RULES, map=wall)
+    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), ev.UnitCaptured(unit="b1", by="a1"),
+            ev.DragStarted(unit="a1", captive="b1"), ev.UnitMoved(unit="a1", x=1, y=0),
+            ev.UnitMoved(unit="b1", x=5, y=5))  # the captive is no longer next to a1, in the pocket
+    ctx = Context(s.state, ScriptedDice(()))
+    follow(ctx, "a1")  # (0, 1), (2, 1) are taken; (1, 1) is free
+    assert ctx.events == [ev.UnitMoved(unit="b1", x=1, y=1)]
+    s.given(ev.UnitMoved(unit="b1", x=5, y=5), ev.UnitMoved(unit="b2", x=1, y=1))
+    ctx = Context(s.state, ScriptedDice(()))
+    follow(ctx, "a1")  # now every cell next to a1 is wall or taken
+    assert ctx.events == [ev.DragEnded(unit="a1")] and s.unit("b1").x == 5
