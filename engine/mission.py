@@ -104,6 +104,10 @@ class ProfileSpec(_Strict):
     resistance: int = 0
     stress: int | None = None  # derived: Fitness + Security (RULES-BRIEF) unless given
     points: int = 1
+    # -- capture module (seed 000): its d12 stats, derived from the Attributes unless given
+    mobility: int | None = None
+    fight: int | None = None
+    acuity: int | None = None
 
 
 class UnitSpec(_Strict):
@@ -322,6 +326,10 @@ def _check_profiles(spec: MissionSpec, weapons: dict[str, Weapon], fail) -> None
             fail(f"profiles.{key}.tier", "a bogey needs a tier: grunt, elite or boss")
         if p.kind == "hero" and p.tier:
             fail(f"profiles.{key}.tier", "only bogeys have a tier")
+        for stat in ("mobility", "fight", "acuity"):  # capture module (seed 000)
+            value = getattr(p, stat)
+            if value is not None and not 1 <= value <= 6:
+                fail(f"profiles.{key}.{stat}", f"a seed 000 stat is 1..6 d12, not {value}")
 
 
 def _stowed(p: ProfileSpec) -> tuple[int, ...]:
@@ -365,6 +373,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             resistance=p.resistance, weapons=tuple(weapons[w] for w in p.weapons), x=x, y=y,
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
             stowed=_stowed(p),
+            mobility=p.mobility or 0, fight=p.fight or 0, acuity=p.acuity or 0,  # capture module (seed 000)
         ))
     for side in SIDES:
         if not any(u.side == side for u in units):

@@ -117,6 +117,9 @@ class Unit(msgspec.Struct):
     bonus_actions: int = 0  # seed 000 bonus actions left this turn (each one extra Minor Action)
     xp: int = 0  # experience earned in this scene (seed 000: +1 for removing a captive)
     removed: bool = False  # taken off the table as a captive (then also ``dead``: out of play)
+    mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (engine.rules.capture.dice)
+    fight: int = 0
+    acuity: int = 0
 
     @property
     def incapacitated(self) -> bool:

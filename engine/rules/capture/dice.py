@@ -76,15 +76,18 @@ def stat_dice(attribute: int) -> int:
 
 
 def mobility(u: Unit) -> int:
-    return stat_dice(u.stats.fitness)
+    """The profile's ``mobility``, else Fitness - 6."""
+    return u.mobility or stat_dice(u.stats.fitness)
 
 
 def fight(u: Unit) -> int:
-    return stat_dice(u.stats.daring)
+    """The profile's ``fight``, else Daring - 6."""
+    return u.fight or stat_dice(u.stats.daring)
 
 
 def acuity(u: Unit) -> int:
-    return stat_dice(u.stats.insight)
+    """The profile's ``acuity``, else Insight - 6."""
+    return u.acuity or stat_dice(u.stats.insight)
 
 
 def discipline(u: Unit) -> int:

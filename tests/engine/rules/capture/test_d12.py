@@ -78,3 +78,18 @@ def test_the_roll_event_is_followed_by_the_grouping():
     assert events.index(test) == events.index(roll) + 1
     assert test == ev.D12Tested(unit="a1", test="capture", nonce=roll.nonce, difficulty=16,
                                 groups=((12, 7), (8, 8)), successes=2, needed=1, passed=True)
+
+
+def test_a_profile_may_give_the_d12_stats_itself():
+    from engine.errors import MissionError
+
+    given = '\n[profiles.tracker]\nkind = "hero"\nmobility = 6\nfight = 2\nacuity = 5\nweapons = ["knife"]\n'
+    units = [("a1", "a", "tracker", 1, 1), ("b1", "b", "grunt", 2, 1), ("b2", "b", "grunt", 6, 6)]
+    s = capture_scenario(units, capture='captor = "a"\n' + given.replace("[profiles", "\n[profiles"))
+    a1 = s.unit("a1")
+    assert (a1.mobility, a1.fight, a1.acuity, fxm(a1)) == (6, 2, 5, 12)  # not the Attributes' 2, 2, 2
+    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal")).play_to_turn("a1")
+    events = s.when("capture", "b1", dice=(1, 1, 1, 1, 1))
+    assert len(of_type(events, ev.DiceRolled)[0].results) == 5  # Acuity 5: five d12
+    with pytest.raises(MissionError, match="profiles.tracker.acuity"):
+        capture_scenario(units, capture='captor = "a"\n' + given.replace("acuity = 5", "acuity = 7"))
