@@ -114,7 +114,7 @@ class Unit(msgspec.Struct):
     # -- capture module (seed 000)
     captured: bool = False  # seed 000 "NEW STATE - CAPTURED": stacks on top of the unit's other states
     dragging: str = ""  # the captive this unit drags ("" for none)
-    bonus_actions: int = 0  # seed 000 bonus actions left this turn (each one extra Minor Action)
+    bonus_actions: int = 0  # seed 000 bonus actions not yet spent (one extra Minor Action each; lost in the End Phase)
     xp: int = 0  # experience earned in this scene (seed 000: +1 for removing a captive)
     removed: bool = False  # taken off the table as a captive (then also ``dead``: out of play)
     mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (engine.rules.capture.dice)
