@@ -29,6 +29,20 @@ weight in ``WEIGHTS`` (victory points per unit of the term):
 - ``objective_near``, ``objective_far``: the points of objectives the side does not hold with one
   of its units in Reach of them, or within a move and Reach.
 
+With the capture module on (seed 000) four more terms count, for the side whose heroes may
+capture (``capture_value``: the chance to pass the capture test times what the capture adds to
+the score, less the failed test's wounded(+1)):
+
+- ``capture_near``: for each hero that could capture now, its best capture;
+- ``capture_far``: for each such hero, its best capture within a move and Reach;
+- ``exit_near``: for each captive bogey being dragged, the mission's exit points, discounted by
+  the dragger's distance to the exit edge;
+- ``captive_risk`` (negative weight): for each captive the side holds, its chance to escape at
+  its next activation (a 10+, or only a 12 while a hero of the side is engaged with it) times
+  what its escape would take off the side's score.
+
+Captives count neither as able to fight nor as targets (they are held, not fought).
+
 A won game scores ``WIN``, a draw 0. The probabilities are exact (2d20 successes, Challenge
 Dice) and cached; so are lines of fire (``BoardInfo``) and each unit's best attack.
 """
@@ -42,6 +56,8 @@ from functools import lru_cache
 from engine import board as geo
 from engine.model import SIDES, UNARMED, Board, State, Unit, Weapon, other
 from engine.rules.core.flow import points
+from engine.rules.capture import conditions as cap_cond
+from engine.rules.capture import dice as cap_dice
 
 # Victory points per unit of each term (side's sum minus the opponent's); see the docstring.
 WEIGHTS: dict[str, float] = {
@@ -57,6 +73,11 @@ WEIGHTS: dict[str, float] = {
     "remote": -0.02,
     "objective_near": 0.35,
     "objective_far": 0.15,
+    # -- capture module (seed 000)
+    "capture_near": 0.7,
+    "capture_far": 0.25,
+    "exit_near": 0.5,
+    "captive_risk": -0.5,
 }
 SCALE = 3.0  # victory points that move the reward from 0.5 to about 0.73
 WIN = 30.0  # a won game, in victory points
@@ -310,7 +331,7 @@ def best_attack(state: State, unit: Unit, at: tuple[int, int] | None = None, inf
     b = state.board
     x, y = at if at is not None else (unit.x, unit.y)
     reach = b.reach
-    enemies = [t for t in state.units.values() if t.side != unit.side and not t.incapacitated]
+    enemies = [t for t in state.units.values() if t.side != unit.side and not t.incapacitated and not t.captured]
     near = 0
     for t in enemies:
         if max(abs(x - t.x), abs(y - t.y)) <= reach:
@@ -369,7 +390,7 @@ def _signature(u: Unit) -> tuple:
             _fire_cache.clear()
         pid = _profiles[profile] = len(_profiles)
     return (u.id, pid, u.x, u.y, u.stress, u.injury, u.dead, u.avoid_available, u.guarding, u.exposed,
-            u.prone, u.recovered, u.stowed)
+            u.prone, u.recovered, u.stowed, u.captured)
 
 
 TERMS = tuple(WEIGHTS)
@@ -391,7 +412,7 @@ def _sums(state: State) -> dict[str, list[float]]:
     reach, medium = b.reach, b.medium
     active: dict[str, list[Unit]] = {"a": [], "b": []}
     for u in state.units.values():
-        if not (u.dead or u.injury):
+        if not (u.dead or u.injury or u.captured):
             active[u.side].append(u)
     threat = state.threat
     avoid_key = (threat["a"] >= 2, threat["b"] >= 2)
@@ -435,7 +456,7 @@ def _sums(state: State) -> dict[str, list[float]]:
                 ux, uy = u.x, u.y
                 remote += min([max(abs(ux - e.x), abs(uy - e.y)) for e in foes])
         out[s] = [pts[s], alive, stress, avoid, state.momentum[s], threat[s] if bogeys else 0.0,
-                  now, soon, later, remote, 0.0, 0.0]
+                  now, soon, later, remote, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     for o in state.objectives.values():
         for s in SIDES:
             if o.holder == s or not active[s]:
@@ -445,7 +466,88 @@ def _sums(state: State) -> dict[str, list[float]]:
                 out[s][10] += o.points
             elif d <= reach + medium:
                 out[s][11] += o.points
+    if "capture" in state.modules:
+        for s in SIDES:
+            out[s][12:16] = capture_terms(state, s)
     return out
+
+
+# -- capture module (seed 000) ----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def d12_pass_odds(dice: int, difficulty: int) -> float:
+    """The chance that ``dice`` d12 reach D(``difficulty``) at least once (one success needs only
+    the total to reach it), exactly, by convolution."""
+    dist = {0: 1.0}
+    for _ in range(dice):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, 13):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / 12
+        dist = nxt
+    return sum(p for total, p in dist.items() if total >= difficulty)
+
+
+def capture_gain(state: State, target: Unit) -> float:
+    """What capturing ``target`` adds to its captors' victory points (the ``score`` hook)."""
+    rules = cap_cond.rules_of(state)
+    if target.kind == "bogey":
+        return float(rules.captive_points)
+    return rules.character_points + (0.0 if target.incapacitated else target.points * (1 + WORTH_ALIVE))
+
+
+def capture_value(state: State, hero: Unit, target: Unit) -> float:
+    """Expected victory points of ``hero`` trying to capture ``target``: the chance to pass the
+    interact test times the gain, less the failed test's wounded(+1) (Stress worth)."""
+    p = d12_pass_odds(cap_dice.acuity(hero), cap_cond.capture_difficulty(target))
+    cost = hero.points * WORTH_STRESS * cap_cond.wound_step(hero) / (hero.stress_max or 1)
+    return p * capture_gain(state, target) - (1 - p) * cost
+
+
+def capture_terms(state: State, side: str) -> list[float]:
+    """``capture_near``, ``capture_far``, ``exit_near`` and ``captive_risk`` of ``side`` (see the
+    module docstring)."""
+    b = state.board
+    reach, medium = b.reach, b.medium
+    near = far = exit_near = 0.0
+    heroes = [u for u in state.units.values() if u.side == side and cap_cond.may_capture(state, u)]
+    if heroes:
+        targets = [t for t in state.units.values() if t.side != side and not t.dead and not t.captured
+                   and (cap_cond.down(t) or cap_cond.stunned(t) or (t.kind == "hero" and cap_cond.wounded(t) >= 3))]
+        for h in heroes:
+            best_near = best_far = 0.0
+            for t in targets:
+                d = max(abs(h.x - t.x), abs(h.y - t.y))
+                if d <= reach + medium:
+                    v = capture_value(state, h, t)
+                    if d <= reach:
+                        best_near = max(best_near, v)
+                    else:
+                        best_far = max(best_far, v)
+            near += best_near
+            far += best_far
+    rules = cap_cond.rules_of(state)
+    if rules.exit_points and rules.exit:
+        for h in state.units.values():
+            if h.side == side and h.dragging and not h.incapacitated:
+                c = state.units[h.dragging]
+                if c.kind == "bogey" and c.captured and not c.dead:
+                    d = {"north": h.y, "south": b.height - 1 - h.y, "west": h.x, "east": b.width - 1 - h.x}[rules.exit]
+                    exit_near += rules.exit_points / (1 + d / medium)
+    risk = 0.0
+    for c in state.units.values():
+        if c.side != side and c.captured and not c.dead and not c.incapacitated:
+            worth = c.points + (rules.captive_points if c.kind == "bogey" else rules.character_points)
+            if c.kind == "bogey":
+                face = cap_cond.ENGAGED_ESCAPE_FACE if cap_cond.guard_of(state, c) else cap_cond.ESCAPE_FACE
+                chance = 1 - ((face - 1) / 12) ** cap_cond.ESCAPE_DICE.get(c.tier, 1)
+            else:
+                chance = d12_pass_odds(cap_dice.mobility(c), cap_cond.ESCAPE_DIFFICULTY)
+                if cap_cond.guard_of(state, c) is not None:
+                    chance *= chance * 0.5
+            risk += chance * worth
+    return [near, far, exit_near, risk]
 
 
 def evaluate(state: State, side: str) -> float:

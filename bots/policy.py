@@ -19,6 +19,8 @@ from bots import evaluate as ev
 from engine import board as geo
 from engine.model import Decision, Option, State, TaskFrame, Unit, other
 from engine.rules.core import tasks
+from engine.rules.capture import conditions as cap_cond
+from engine.rules.capture import dice as cap_dice
 
 
 def option_scores(state: State, decision: Decision) -> list[float]:
@@ -70,6 +72,18 @@ class MoveScorer:
         self.objectives = [o for o in state.objectives.values() if o.holder != unit.side]
         self.held_near = {o.id for o in self.objectives
                           if any(geo.distance(f.x, f.y, o.x, o.y) <= self.reach for f in self.friends)}
+        # capture module (seed 000): down targets to capture, the exit to drag a captive to
+        self.capture_targets: list = []
+        self.exit_edge = ""
+        if "capture" in state.modules:
+            if task_left and cap_cond.may_capture(state, unit):
+                self.capture_targets = [(t, ev.capture_value(state, unit, t)) for t in state.units.values()
+                                        if t.side != unit.side and not t.dead and not t.captured
+                                        and (cap_cond.down(t) or cap_cond.stunned(t)
+                                             or (t.kind == "hero" and cap_cond.wounded(t) >= 3))]
+            rules = cap_cond.rules_of(state)
+            if unit.dragging and rules.exit and rules.exit_points:
+                self.exit_edge, self.exit_points = rules.exit, rules.exit_points
         self.here = self.cell_score(unit.x, unit.y)
 
     def _pair(self, a: Unit, t: Unit, at, to) -> float:
@@ -173,6 +187,16 @@ class MoveScorer:
                 score += ev.OBJECTIVE_FAR * o.points
         if state.midline_points and geo.half(state.board, x, y) == other(unit.side):
             score += state.midline_points
+        if self.capture_targets:
+            best = 0.0
+            for t, v in self.capture_targets:
+                if max(abs(x - t.x), abs(y - t.y)) <= reach and v > best:
+                    best = v
+            score += ev.WEIGHTS["capture_near"] * best
+        if self.exit_edge:
+            b = state.board
+            d = {"north": y, "south": b.height - 1 - y, "west": x, "east": b.width - 1 - x}[self.exit_edge]
+            score += ev.WEIGHTS["exit_near"] * self.exit_points / (1 + d / self.medium)
         return score
 
     def delta(self, x: int, y: int) -> float:
@@ -252,6 +276,13 @@ def _act(state: State, d: Decision) -> list[float]:
         elif k == "recover":
             missing = (unit.stress_max - unit.stress) / (unit.stress_max or 1)
             v = 0.3 * unit.points * (ev.WORTH_STRESS * missing + (0 if unit.avoid_available else ev.WORTH_AVOID))
+        elif k in CAPTURE_KINDS:
+            if k == "bonus" and o[1] == "move":
+                if scorer is None:
+                    scorer = MoveScorer(state, unit, task_left)
+                v = scorer.delta(o[2], o[3])
+            else:
+                v = _capture_option(state, unit, o) - (minor_cost if k in ("drag", "exit") else 0.0)
         elif k in ("guard", "ready"):
             v = 0.02
         elif k in ("assist", "create_advantage"):
@@ -266,10 +297,49 @@ def _act(state: State, d: Decision) -> list[float]:
     return out
 
 
+# -- capture module (seed 000) ---------------------------------------------------------------------
+
+CAPTURE_KINDS = frozenset({"capture", "free", "escape", "drag", "exit", "bonus"})
+
+
+def _capture_option(state: State, unit: Unit, o: Option) -> float:
+    """Static worth of the capture module's options, in victory points."""
+    k = o[0]
+    rules = cap_cond.rules_of(state)
+    if k == "capture":
+        return ev.capture_value(state, unit, state.units[o[1]])
+    if k == "free":
+        captive = state.units[o[1]]
+        p = ev.d12_pass_odds(cap_dice.acuity(unit), cap_cond.FREE_DIFFICULTY)
+        return p * (rules.character_points + (0.0 if captive.incapacitated else captive.points * (1 + ev.WORTH_ALIVE)))
+    if k == "escape":
+        p = ev.d12_pass_odds(cap_dice.mobility(unit), cap_cond.ESCAPE_DIFFICULTY)
+        if cap_cond.guard_of(state, unit) is not None:
+            p *= p * 0.5  # two successes needed: at least twice the dice total, roughly
+        return p * (rules.character_points + unit.points * (1 + ev.WORTH_ALIVE))
+    if k == "drag":
+        return 0.15 + (0.3 * rules.exit_points if rules.exit else 0.0)
+    if k == "exit":
+        return rules.exit_points + 0.5
+    return 0.05  # a free extra Minor Action other than Movement
+
+
+def _escape_chance(state: State, u: Unit) -> float:
+    if u.kind == "bogey":
+        face = cap_cond.ENGAGED_ESCAPE_FACE if cap_cond.guard_of(state, u) else cap_cond.ESCAPE_FACE
+        return 1 - ((face - 1) / 12) ** cap_cond.ESCAPE_DICE.get(u.tier, 1)
+    return ev.d12_pass_odds(cap_dice.mobility(u), cap_cond.ESCAPE_DIFFICULTY)
+
+
 def _activate(state: State, d: Decision) -> list[float]:
     out = []
     for o in d.options:
         u = state.units[o[1]]
+        if u.captured:
+            rules = cap_cond.rules_of(state)
+            bonus = rules.captive_points if u.kind == "bogey" else rules.character_points
+            out.append(_escape_chance(state, u) * (bonus + u.points))
+            continue
         v = ev.best_attack(state, u)
         for obj in state.objectives.values():
             if obj.holder != u.side and geo.distance(u.x, u.y, obj.x, obj.y) <= state.board.reach + state.board.medium:

@@ -16,7 +16,7 @@ import msgspec
 from engine import board as geo
 from engine.errors import MissionError
 from engine.events import GameCreated
-from engine.model import SIDES, Board, Item, Objective, Stats, Unit, Weapon
+from engine.model import SIDES, Board, CaptureRules, Item, Objective, Stats, Unit, Weapon
 from engine.rules.registry import known_modules
 
 ENGINE_VERSION = "0.1.0"
@@ -104,6 +104,10 @@ class ProfileSpec(_Strict):
     resistance: int = 0
     stress: int | None = None  # derived: Fitness + Security (RULES-BRIEF) unless given
     points: int = 1
+    # -- capture module (seed 000): its d12 stats, derived from the Attributes unless given
+    mobility: int | None = None
+    fight: int | None = None
+    acuity: int | None = None
 
 
 class UnitSpec(_Strict):
@@ -113,6 +117,17 @@ class UnitSpec(_Strict):
     at: tuple[int, int]
     name: str = ""
     commander: bool = False
+
+
+# -- capture module (seed 000)
+
+
+class CaptureSpec(_Strict):
+    captor: str = "both"
+    exit: str = ""
+    captive_points: int = 0
+    exit_points: int = 0
+    character_points: int = 0
 
 
 class MissionSpec(_Strict):
@@ -125,6 +140,7 @@ class MissionSpec(_Strict):
     objectives: list[ObjectiveSpec] = []
     items: list[ItemSpec] = []
     scoring: ScoringSpec = msgspec.field(default_factory=ScoringSpec)
+    capture: CaptureSpec | None = None  # capture module (seed 000)
 
 
 class Mission(msgspec.Struct, frozen=True):
@@ -140,6 +156,7 @@ class Mission(msgspec.Struct, frozen=True):
     objectives: tuple[Objective, ...] = ()
     items: tuple[Item, ...] = ()
     midline_points: int = 0
+    capture: CaptureRules | None = None  # capture module (seed 000)
 
 
 ATTRIBUTES = ("control", "daring", "fitness", "insight", "presence", "reason")
@@ -198,9 +215,39 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     if not 0 <= spec.scoring.midline <= 10:
         fail("scoring.midline", f"victory points per unit in the enemy half are 0..10, not {spec.scoring.midline}")
 
+    capture = _capture(spec, fail)
+
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
                    {k: v.name for k, v in spec.sides.items()}, board, tuple(units), digest,
-                   objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline)
+                   objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline,
+                   capture=capture)
+
+
+# -- capture module (seed 000)
+
+EXIT_EDGES = ("north", "south", "east", "west")
+
+
+def _capture(spec: MissionSpec, fail) -> CaptureRules | None:
+    """The ``[capture]`` table: only with the capture module on; defaults when the module is on
+    and the table is left out."""
+    on = "capture" in spec.mission.modules
+    c = spec.capture
+    if c is None:
+        return CaptureRules() if on else None
+    if not on:
+        fail("capture", 'a [capture] table needs the capture module: modules = ["capture"]')
+    if c.captor not in ("a", "b", "both"):
+        fail("capture.captor", f'the side whose heroes capture is "a", "b" or "both", not {c.captor!r}')
+    if c.exit not in EXIT_EDGES + ("",):
+        fail("capture.exit", f"the exit is a board edge ({', '.join(EXIT_EDGES)}) or \"\" for none, not {c.exit!r}")
+    for name in ("captive_points", "exit_points", "character_points"):
+        value = getattr(c, name)
+        if not 0 <= value <= 10:
+            fail(f"capture.{name}", f"victory points are 0..10, not {value}")
+    if c.exit_points and not c.exit:
+        fail("capture.exit_points", "points for removing captives need an exit edge (capture.exit)")
+    return CaptureRules(c.captor, c.exit, c.captive_points, c.exit_points, c.character_points)
 
 
 def _cell(x: int, y: int) -> str:
@@ -279,6 +326,10 @@ def _check_profiles(spec: MissionSpec, weapons: dict[str, Weapon], fail) -> None
             fail(f"profiles.{key}.tier", "a bogey needs a tier: grunt, elite or boss")
         if p.kind == "hero" and p.tier:
             fail(f"profiles.{key}.tier", "only bogeys have a tier")
+        for stat in ("mobility", "fight", "acuity"):  # capture module (seed 000)
+            value = getattr(p, stat)
+            if value is not None and not 1 <= value <= 6:
+                fail(f"profiles.{key}.{stat}", f"a seed 000 stat is 1..6 d12, not {value}")
 
 
 def _stowed(p: ProfileSpec) -> tuple[int, ...]:
@@ -322,6 +373,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             resistance=p.resistance, weapons=tuple(weapons[w] for w in p.weapons), x=x, y=y,
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
             stowed=_stowed(p),
+            mobility=p.mobility or 0, fight=p.fight or 0, acuity=p.acuity or 0,  # capture module (seed 000)
         ))
     for side in SIDES:
         if not any(u.side == side for u in units):
@@ -406,4 +458,4 @@ def game_created(game_id: str, mission: Mission, dice: str, commitment: str) -> 
     return GameCreated(game_id=game_id, mission=mission.id, board=mission.board, units=mission.units,
                        rounds=mission.rounds, dice=dice, commitment=commitment, engine_version=ENGINE_VERSION,
                        objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points,
-                       modules=mission.modules)
+                       modules=mission.modules, capture=mission.capture)

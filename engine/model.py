@@ -111,10 +111,32 @@ class Unit(msgspec.Struct):
     recovered: int = 0  # Recover: extra Resistance until its next turn
     exposed: bool = False  # Create Advantage against it: the next attack on it is easier
     directed: bool = False  # Directed this round (house rule: once a round)
+    # -- capture module (seed 000)
+    captured: bool = False  # seed 000 "NEW STATE - CAPTURED": stacks on top of the unit's other states
+    dragging: str = ""  # the captive this unit drags ("" for none)
+    bonus_actions: int = 0  # seed 000 bonus actions not yet spent (one extra Minor Action each; lost in the End Phase)
+    xp: int = 0  # experience earned in this scene (seed 000: +1 for removing a captive)
+    removed: bool = False  # taken off the table as a captive (then also ``dead``: out of play)
+    mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (engine.rules.capture.dice)
+    fight: int = 0
+    acuity: int = 0
 
     @property
     def incapacitated(self) -> bool:
         return self.dead or self.injury != ""
+
+
+# -- capture module (seed 000)
+
+
+class CaptureRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The mission's ``[capture]`` table (docs/missions.md): who captures, the exit, the points."""
+
+    captor: str = "both"  # the side whose heroes may capture: "a", "b" or "both"
+    exit: str = ""  # the board edge captives are removed by: "north" | "south" | "east" | "west" | ""
+    captive_points: int = 0  # victory points per captured bogey held at the end, beyond its own points
+    exit_points: int = 0  # victory points per captured bogey removed from the table
+    character_points: int = 0  # victory points per enemy character held captured at the end
 
 
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -232,6 +254,8 @@ class State(msgspec.Struct):
     stack: list[FrameT] = []
     pending: Decision | None = None
     outcome: Outcome | None = None
+    # -- capture module (seed 000)
+    capture: CaptureRules | None = None  # the mission's [capture] table, None when it has none
 
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]

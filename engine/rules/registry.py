@@ -17,6 +17,10 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
   ``on_end_phase(ctx)``: run at those moments, in the order the mission lists the modules.
 - ``answers`` / ``defaults``: decision kind -> answer / time-out default, like the core's.
 - ``frame_steps``: frame type -> step, for the procedures the module puts on ``State.stack``.
+- ``after_move(ctx, unit_id)``: a unit has just moved (Movement, Sprint, fending off), before
+  the core looks for Ready reactions (added with the capture module: a dragged captive follows).
+- ``score(state, points)``: adds the module's victory points to the core's ``points`` (a side ->
+  points dict, changed in place; added with the capture module: captives and exits score).
 
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
@@ -47,6 +51,8 @@ class Module:
     answers: Mapping[str, Callable[["Context", "Option"], None]] = field(default_factory=dict)
     defaults: Mapping[str, Callable[["Decision"], "Option"]] = field(default_factory=dict)
     frame_steps: Mapping[type, Callable] = field(default_factory=dict)
+    after_move: Callable[["Context", str], None] | None = None
+    score: Callable[["State", dict], None] | None = None
 
 
 MODULES: dict[str, Module] = {}

@@ -257,7 +257,7 @@ ERRORS = [
     # scoring and the rest
     ("negative midline points", "midline = 2", "midline = -1", "scoring.midline", "0..10"),
     ("unknown scoring key", "midline = 2", "midline = 2\nkills = 1", "scoring", "kills"),
-    ("unknown module", 'rounds = 4', 'rounds = 4\nmodules = ["capture"]', "mission.modules", "capture"),
+    ("unknown module", 'rounds = 4', 'rounds = 4\nmodules = ["nope"]', "mission.modules", "nope"),
 ]
 
 

@@ -216,6 +216,9 @@ def ready_options(state: State, mover_id: str) -> list[Option]:
 def after_move(ctx: Context, mover_id: str) -> None:
     """Ready: "waiting for a specific situation or event to occur before attempting a Task".
     The situation (house rule) is an enemy moving where the readied unit can attack it."""
+    for module in registry.active(ctx.state):
+        if module.after_move:
+            module.after_move(ctx, mover_id)
     if ready_options(ctx.state, mover_id):
         ctx.emit(ProcedureStarted(frame=ReadyFrame(mover=mover_id)))
 
@@ -257,6 +260,9 @@ def points(state: State) -> dict[str, int]:
     for o in state.objectives.values():
         if o.holder:
             pts[o.holder] += o.points
+    for module in registry.active(state):
+        if module.score:
+            module.score(state, pts)
     return pts
 
 

@@ -44,6 +44,11 @@ GOLDEN = [
     ("ridge", 1, 62, ("ready", 5, {"fire": 4, "hold": 1})),
     ("ridge", 9, 187, ("recover_stress", 2, {"spend": 2})),
     ("ridge", 1, 6, ("sprint", 59, {"sprint": 58, "stay": 1})),
+    # the capture module (seed 000) on the snatch mission: a capture, a drag and bonus actions offered
+    ("snatch", 1, 2, ("act", 52, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "move": 35, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("snatch", 2, 30, ("buy_dice", 3, {"buy": 3})),
+    ("snatch", 6, 173, ("act", 15, {"assist": 1, "attack": 8, "capture": 1, "create_advantage": 1, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
+    ("snatch", 33, 213, ("act", 101, {"bonus": 49, "drag": 1, "end": 1, "move": 49, "prone": 1})),
 ]
 
 

@@ -1,0 +1,111 @@
+"""seed 000's states read off the one condition model (RULES-BRIEF "Conditions").
+
+- a bogey is **down** while an Injury incapacitates it (and it is not dead);
+- a character is **stunned** while it has a non-lethal Injury;
+- **wounded(n)** is read off the Stress track: n = ceil(4 x Stress lost / max Stress), so
+  wounded(4) is 0 Stress; "becomes wounded(+1)" loses ceil(max Stress / 4) Stress;
+- **captured** (``Unit.captured``) stacks on top of them.
+
+"Engaged" is Reach (RULES-BRIEF "Board": adjacent cells).
+"""
+
+from __future__ import annotations
+
+from engine import board as geo
+from engine.model import CaptureRules, State, Unit
+
+DEFAULT_RULES = CaptureRules()
+
+BOGEY_DIFFICULTY = 16  # "D(16) for bogeys"
+FREE_DIFFICULTY = 13  # "an interact (D(13)) test"
+ESCAPE_DIFFICULTY = 16  # "an escape (D(16)) test"
+ESCAPE_DICE = {"grunt": 1, "elite": 2, "boss": 3}  # "1 for a Grunt, 2 for an Elite or 3 for a Boss"
+ESCAPE_FACE = 10  # "If any of the dice is a 10+, the bogey has escaped"
+ENGAGED_ESCAPE_FACE = 12  # "engaged with a character will escape only if any of the dice is a 12"
+XP_FOR_REMOVAL = 1  # "worth +1 XP to the hero removing them"
+
+
+def rules_of(state: State) -> CaptureRules:
+    return state.capture or DEFAULT_RULES
+
+
+def down(u: Unit) -> bool:
+    return u.kind == "bogey" and bool(u.injury) and not u.dead
+
+
+def stunned(u: Unit) -> bool:
+    return u.kind == "hero" and u.injury == "nonlethal" and not u.dead
+
+
+def wounded(u: Unit) -> int:
+    """n of wounded(n): 0 unhurt, 4 at 0 Stress."""
+    if u.stress_max <= 0:
+        return 4
+    lost = u.stress_max - u.stress
+    return -(-4 * lost // u.stress_max)
+
+
+def wound_step(u: Unit) -> int:
+    """The Stress one step of wounded(+1) costs: ceil(max Stress / 4)."""
+    return max(1, -(-u.stress_max // 4))
+
+
+def engaged(state: State, a: Unit, b: Unit) -> bool:
+    return geo.distance(a.x, a.y, b.x, b.y) <= state.board.reach
+
+
+def able(u: Unit) -> bool:
+    """Able to act on a captive: not taken out, not a captive itself."""
+    return not u.incapacitated and not u.captured
+
+
+def may_capture(state: State, hero: Unit) -> bool:
+    """Capturing is for heroes ("a hero engaged with them") of the mission's captor side(s)."""
+    captor = rules_of(state).captor
+    return hero.kind == "hero" and able(hero) and captor in ("both", hero.side)
+
+
+def capturable(state: State, hero: Unit, target: Unit) -> bool:
+    """seed 000: "A bogey in the down state or an enemy character who is stunned, wounded(3) or
+    wounded(4) can be placed into the captured state by a hero engaged with them." """
+    if target.side == hero.side or target.dead or target.captured or not engaged(state, hero, target):
+        return False
+    if target.kind == "bogey":
+        return down(target)
+    return stunned(target) or wounded(target) >= 3
+
+
+def capture_difficulty(target: Unit) -> int:
+    """"D(16) for bogeys or D(target's FxM) for an enemy character"."""
+    from engine.rules.capture.dice import fxm
+
+    return BOGEY_DIFFICULTY if target.kind == "bogey" else fxm(target)
+
+
+def guard_of(state: State, captive: Unit) -> Unit | None:
+    """The enemy character the captive is engaged with, if any: the one dragging it first, then
+    the first by id (a down or captured enemy holds nobody)."""
+    for u in state.units.values():
+        if u.dragging == captive.id and u.side != captive.side and u.kind == "hero" and able(u) \
+                and engaged(state, u, captive):
+            return u
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.side != captive.side and u.kind == "hero" and able(u) and engaged(state, u, captive):
+            return u
+    return None
+
+
+def dragger_of(state: State, captive: Unit) -> Unit | None:
+    for u in state.units.values():
+        if u.dragging == captive.id:
+            return u
+    return None
+
+
+def on_exit(state: State, u: Unit) -> bool:
+    """Whether ``u`` stands on the mission's exit edge."""
+    edge = rules_of(state).exit
+    b = state.board
+    return (edge == "north" and u.y == 0) or (edge == "south" and u.y == b.height - 1) \
+        or (edge == "west" and u.x == 0) or (edge == "east" and u.x == b.width - 1)

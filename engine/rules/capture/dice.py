@@ -1,0 +1,127 @@
+"""seed 000's tests: N d12 against D(n) (RULES-BRIEF "Dice, by module").
+
+The dice are split into disjoint groups whose totals each reach ``n``; each group is one
+success, and the engine finds the grouping with the most groups (the designer's example: 3, 7,
+8, 8, 12 against D(20) is one success, against D(5) four). Among groupings with the most groups
+it keeps the one that uses the fewest dice, then the first found over the dice sorted from the
+highest, so the grouping recorded in the log (``D12Tested.groups``) is one canonical answer.
+
+``test`` rolls through ``ctx.roll`` and records the grouping in a ``D12Tested`` event next to
+the ``DiceRolled`` event, so a replay or an audit re-derives nothing.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.events import BonusActionsGained, D12Tested
+from engine.model import Unit
+from engine.rules.context import Context
+
+MAX_DICE = 12  # the exact search visits 3**N subsets: 12 dice is half a million, pools are 1-6
+
+
+def group_successes(results: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """The most disjoint groups of ``results`` whose totals each reach ``n`` (each group's dice
+    from the highest, groups ordered from the highest first die)."""
+    if n < 1:
+        raise ValueError(f"D(n) needs n >= 1, not {n}")
+    if len(results) > MAX_DICE:
+        raise ValueError(f"at most {MAX_DICE} dice in one test, not {len(results)}")
+    return _grouping(tuple(sorted(results, reverse=True)), n)
+
+
+@lru_cache(maxsize=4096)
+def _grouping(dice: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    k = len(dice)
+    sums = [0] * (1 << k)
+    for m in range(1, 1 << k):
+        low = m & -m
+        sums[m] = sums[m ^ low] + dice[low.bit_length() - 1]
+    best: dict[int, tuple[int, int, tuple[int, ...]]] = {0: (0, 0, ())}  # mask -> (groups, -dice used, masks)
+
+    def solve(mask: int) -> tuple[int, int, tuple[int, ...]]:
+        got = best.get(mask)
+        if got is not None:
+            return got
+        low = mask & -mask
+        rest = mask ^ low
+        answer = solve(rest)  # the lowest die of the mask is left out of every group
+        sub = rest
+        while True:  # ... or it is in a group with ``sub``, one of the subsets of the rest
+            group = sub | low
+            if sums[group] >= n:
+                c, used, groups = solve(mask ^ group)
+                cand = (c + 1, used - bin(group).count("1"), (group,) + groups)
+                if cand[:2] > answer[:2]:
+                    answer = cand
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+        best[mask] = answer
+        return answer
+
+    _, _, masks = solve((1 << k) - 1)
+    groups = [tuple(dice[i] for i in range(k) if m >> i & 1) for m in masks]
+    return tuple(sorted(groups, reverse=True))
+
+
+# -- the stats a test rolls (RULES-BRIEF "Units and their numbers": each about Attribute - 6) ----
+
+
+def stat_dice(attribute: int) -> int:
+    """A seed 000 stat from a seed 001 Attribute (7-12): Attribute - 6, so 1 to 6 dice."""
+    return max(1, min(6, attribute - 6))
+
+
+def mobility(u: Unit) -> int:
+    """The profile's ``mobility``, else Fitness - 6."""
+    return u.mobility or stat_dice(u.stats.fitness)
+
+
+def fight(u: Unit) -> int:
+    """The profile's ``fight``, else Daring - 6."""
+    return u.fight or stat_dice(u.stats.daring)
+
+
+def acuity(u: Unit) -> int:
+    """The profile's ``acuity``, else Insight - 6."""
+    return u.acuity or stat_dice(u.stats.insight)
+
+
+def discipline(u: Unit) -> int:
+    return stat_dice(u.stats.control)
+
+
+def fxm(u: Unit) -> int:
+    """seed 000's "FxM": Fight x Mobility, the D(n) of a test to capture this character."""
+    return fight(u) * mobility(u)
+
+
+class TestResult(NamedTuple):
+    successes: int
+    needed: int
+
+    @property
+    def passed(self) -> bool:
+        return self.successes >= self.needed
+
+    @property
+    def surplus(self) -> int:
+        return max(0, self.successes - self.needed)
+
+
+def test(ctx: Context, unit: Unit, kind: str, dice: int, difficulty: int, needed: int = 1) -> TestResult:
+    """Roll ``dice`` d12 for ``unit``'s ``kind`` test against D(``difficulty``); ``needed``
+    successes pass. Surplus successes become bonus actions ("Any surplus successes may be spent
+    on bonus actions as normal"; one bonus action is one extra Minor Action, docs/rules.md)."""
+    nonce = ctx.state.next_nonce
+    results = ctx.roll(12, dice, f"capture:{kind}", unit=unit.id, target=difficulty)
+    groups = group_successes(results, difficulty)
+    r = TestResult(len(groups), needed)
+    ctx.emit(D12Tested(unit=unit.id, test=kind, nonce=nonce, difficulty=difficulty, groups=groups,
+                       successes=r.successes, needed=needed, passed=r.passed))
+    if r.passed and r.surplus:
+        ctx.emit(BonusActionsGained(unit=unit.id, count=r.surplus))
+    return r

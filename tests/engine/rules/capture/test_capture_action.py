@@ -1,0 +1,124 @@
+"""seed 000 "NEW ACTION - CAPTURE": given -> when -> then."""
+
+from __future__ import annotations
+
+from engine import events as ev
+from engine.model import TaskFrame
+
+from conftest import capture_scenario
+from tests.engine.rules.scenario import of_type
+
+DOWN = ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal")
+UNITS = [("a1", "a", "hero", 1, 1), ("b1", "b", "grunt", 2, 1), ("b2", "b", "grunt", 6, 6)]
+
+
+def test_a_hero_engaged_with_a_down_bogey_may_capture_it():
+    # "A bogey in the down state ... can be placed into the captured state by a hero engaged with them."
+    s = capture_scenario(UNITS).given(DOWN).play_to_turn("a1")
+    assert ("capture", "b1") in s.pending.options
+    # "If it is passed, the bogey loses its down state and becomes captured"
+    events = s.when("capture", "b1", dice=(12, 5))  # Acuity 2 (Insight 8): 17 against D(16)
+    assert ev.TaskAttempted(unit="a1", task="capture") in events
+    assert ev.UnitCaptured(unit="b1", by="a1") in events
+    b1 = s.unit("b1")
+    assert b1.captured and b1.injury == "" and not b1.dead and not b1.incapacitated
+    assert not any(o[0] in ("capture", "attack") for o in s.pending.options)  # the Task is spent
+
+
+def test_capture_is_offered_only_against_a_down_bogey_and_only_when_engaged():
+    s = capture_scenario(UNITS).play_to_turn("a1")  # b1 is not down
+    assert not [o for o in s.pending.options if o[0] == "capture"]
+    far = capture_scenario([("a1", "a", "hero", 1, 1), ("b1", "b", "grunt", 3, 1), ("b2", "b", "grunt", 6, 6)])
+    far.given(DOWN).play_to_turn("a1")
+    assert not [o for o in far.pending.options if o[0] == "capture"]  # distance 2: not engaged
+
+
+def test_only_heroes_of_the_captor_side_capture():
+    # "by a hero": a bogey does not capture; and the mission names the side that captures
+    s = capture_scenario([("a1", "a", "grunt", 1, 1), ("a2", "a", "hero", 5, 5), ("b1", "b", "hero", 2, 1),
+                          ("b2", "b", "hero", 6, 6)], capture='captor = "both"')
+    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal")).play_to_turn("a1")
+    assert not [o for o in s.pending.options if o[0] == "capture"]
+    t = capture_scenario(UNITS, capture='captor = "b"').given(DOWN).play_to_turn("a1")
+    assert not [o for o in t.pending.options if o[0] == "capture"]
+
+
+def test_a_failed_capture_leaves_the_target_and_wounds_the_hero_by_one_step():
+    # "If the test is failed, the target's state doesn't change and the active hero becomes wounded(+1)."
+    s = capture_scenario(UNITS).given(DOWN).play_to_turn("a1")
+    events = s.when("capture", "b1", dice=(8, 7))  # 15 against D(16): no success
+    test = of_type(events, ev.D12Tested)[0]
+    assert (test.successes, test.passed, test.groups) == (0, False, ())
+    assert ev.StressLost(unit="a1", amount=3) in events  # ceil(11 / 4): wounded(0) -> wounded(1)
+    assert not s.unit("b1").captured and s.unit("b1").injury == "nonlethal"
+    assert not of_type(events, ev.UnitCaptured)
+
+
+def test_wounded_plus_one_at_low_stress_causes_an_injury_as_usual():
+    # RULES-BRIEF: "becomes wounded(+1)" ... "which can cause an Injury as usual"
+    s = capture_scenario(UNITS).given(DOWN, ev.StressLost(unit="a1", amount=9)).play_to_turn("a1")
+    events = s.when("capture", "b1", dice=(2, 3))
+    assert ev.StressLost(unit="a1", amount=3) in events and s.unit("a1").stress == 0
+    assert isinstance(s.state.stack[-1], TaskFrame) and s.state.stack[-1].step == "injury"
+    assert s.pending.kind == "avoid_injury" and s.pending.unit == "a1"
+    events = s.when("accept")
+    assert ev.InjurySuffered(unit="a1", lethal=False, result="nonlethal") in events
+
+
+def test_an_enemy_character_stunned_is_captured_against_its_fxm_and_keeps_its_wounds():
+    # "... or an enemy character who is stunned, wounded(3) or wounded(4) ... D(target's FxM)"
+    # "a character gains the captured state in addition to its wounded state"
+    units = [("a1", "a", "hero", 1, 1), ("b1", "b", "hero", 2, 1), ("b2", "b", "grunt", 6, 6)]
+    s = capture_scenario(units).given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"))
+    s.play_to_turn("a1")
+    events = s.when("capture", "b1", dice=(7, 5))  # 12 against D(FxM = 4 x 3 = 12)
+    assert of_type(events, ev.D12Tested)[0].difficulty == 12
+    b1 = s.unit("b1")
+    assert b1.captured and b1.injury == "nonlethal"
+
+
+def test_an_enemy_character_at_wounded_3_or_4_may_be_captured_but_not_at_wounded_2():
+    units = [("a1", "a", "hero", 1, 1), ("b1", "b", "hero", 2, 1), ("b2", "b", "grunt", 6, 6)]
+    for lost, offered in ((3, False), (5, False), (6, True), (8, True), (9, True), (11, True)):
+        # Stress 11: n = ceil(4 x lost / 11): 3-5 lost is wounded(2), 6-8 wounded(3), 9-11 wounded(4)
+        s = capture_scenario(units).given(ev.StressLost(unit="b1", amount=lost)).play_to_turn("a1")
+        assert (("capture", "b1") in s.pending.options) is offered, lost
+
+
+def test_surplus_successes_buy_bonus_actions_each_an_extra_free_minor_action():
+    # "Any surplus successes may be spent on bonus actions as normal." (one = one extra Minor Action)
+    units = [("a1", "a", "hero", 1, 1), ("b1", "b", "rookie", 2, 1), ("b2", "b", "grunt", 6, 6)]
+    s = capture_scenario(units).given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"))
+    s.play_to_turn("a1")
+    s.when("move", 1, 0)  # the free Minor Action
+    events = s.when("capture", "b1", dice=(3, 1))  # D(FxM = 1 x 1): two successes, one needed
+    assert ev.BonusActionsGained(unit="a1", count=1) in events
+    assert ("bonus", "move", 0, 0) in s.pending.options  # Movement again, though already taken
+    events = s.when("bonus", "move", 0, 0)
+    assert events[1:3] == [ev.BonusActionTaken(unit="a1", action="move"), ev.UnitMoved(unit="a1", x=0, y=0)]
+    assert not of_type(events, ev.PoolChanged)  # free
+    assert s.unit("a1").bonus_actions == 0 and not [o for o in s.pending.options if o[0] == "bonus"]
+
+
+def test_unspent_bonus_actions_are_lost_in_the_end_phase():
+    units = [("a1", "a", "hero", 1, 1), ("b1", "b", "rookie", 2, 1), ("b2", "b", "grunt", 6, 6)]
+    s = capture_scenario(units).given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"))
+    s.play_to_turn("a1")
+    s.when("capture", "b1", dice=(3, 1))
+    s.when("end")
+    events = s.when("unit", "b2") + s.when("end", dice=(10, 1))
+    assert ev.BonusActionsLost(unit="a1") in events and s.unit("a1").bonus_actions == 0
+
+
+def test_a_captive_is_not_a_target_for_attacks():
+    # house rule: its captors hold it, its friends free it
+    s = capture_scenario(UNITS).given(DOWN, ev.UnitCaptured(unit="b1", by="a1")).play_to_turn("a1")
+    assert not [o for o in s.pending.options if o[0] in ("attack", "create_advantage") and o[1] == "b1"]
+    assert [o for o in s.pending.options if o[0] == "attack" and o[1] == "b2"]
+
+
+def test_without_the_module_nothing_of_it_is_offered():
+    from tests.engine.rules.scenario import Scenario
+
+    s = Scenario(UNITS).given(DOWN).play_to_turn("a1")
+    assert not [o for o in s.pending.options if o[0] in ("capture", "free", "drag", "exit", "bonus", "escape")]

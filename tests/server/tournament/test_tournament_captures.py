@@ -1,0 +1,21 @@
+"""``server.tournament.captures`` counts the capture module's events of a game by side."""
+
+from __future__ import annotations
+
+from engine import events as ev
+from server.missions import load
+from engine.mission import game_created
+from server.tournament.captures import game_counts
+
+
+def test_captures_exits_escapes_and_rescues_are_counted_for_the_side_that_made_them():
+    first = game_created("g", load("snatch"), "local", "")
+    events = [first,
+              ev.UnitCaptured(unit="b4", by="a2"), ev.UnitCaptured(unit="b5", by="a3"),
+              ev.CaptiveEscaped(unit="b5"), ev.CaptiveRemoved(unit="a2", captive="b4", xp=1),
+              ev.UnitCaptured(unit="a1", by="b2"), ev.CaptiveFreed(unit="a1", by="a4")]
+    c = game_counts(events)
+    assert c["captures"] == {"a": 2, "b": 1}
+    assert c["exits"] == {"a": 1, "b": 0}
+    assert c["escapes"] == {"a": 0, "b": 1}  # by the side of the captive
+    assert c["freed"] == {"a": 1, "b": 0}
