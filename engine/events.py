@@ -11,7 +11,7 @@ from typing import Union
 
 import msgspec
 
-from engine.model import Board, Decision, FrameT, Item, Objective, Option, Outcome, Unit
+from engine.model import Board, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
@@ -36,6 +36,7 @@ class GameCreated(Event):
     items: tuple[Item, ...] = ()
     midline_points: int = 0
     modules: tuple[str, ...] = ()  # the rules modules on, in the mission's order
+    challenges: ChallengeSetup | None = None  # -- challenges module (seed 002): its mission data
 
 
 class ClientSeedAdded(Event):
@@ -266,6 +267,77 @@ class UnitDied(Event):
     reason: str
 
 
+# -- challenges module (seed 002) -----------------------------------------------------------
+
+
+class SaltDrawn(Event):
+    """Secret dice mixed into the state, so that a Checkpoint's hash cannot be searched for the
+    hidden hands (redacted to ``()`` for everyone until the game is over)."""
+
+    salt: tuple[int, ...]
+
+
+class ActionPointsChanged(Event):
+    side: str
+    delta: int
+    reason: str
+
+
+class CardDrawn(Event):
+    """``side`` drew ``card`` from its deck (the other side and spectators see ``card = ""``)."""
+
+    side: str
+    card: str
+
+
+class CardPlayed(Event):
+    side: str
+    card: str
+    unit: str = ""
+
+
+class CardCreated(Event):
+    """A threshold challenge won: ``card`` is added to ``side``'s hand (public: the ability says
+    what it creates)."""
+
+    side: str
+    card: str
+    unit: str = ""
+
+
+class FateChanged(Event):
+    unit: str
+    delta: int
+    reason: str
+
+
+class ChallengeResolved(Event):
+    """The damage assessment's dialogue: who rolled what and what it came to."""
+
+    op: str
+    attacker: str
+    target: str
+    attacker_successes: int
+    defender_successes: int  # the threshold, for a threshold challenge
+    result: str  # "wounds" | "damage" | "duel" | "created" | "failed" | "none"
+    amount: int = 0
+
+
+class FacilityDamaged(Event):
+    facility: str
+    amount: int
+
+
+class FacilityDestroyed(Event):
+    facility: str
+
+
+class StealthChanged(Event):
+    unit: str
+    stealthed: bool
+    reason: str = ""
+
+
 AnyEvent = Union[
     GameCreated, ClientSeedAdded, SeatTaken, GameStarted, Resigned, GameEnded, SeedRevealed, Checkpoint,
     DiceRolled, DecisionRequested, OptionChosen,
@@ -275,4 +347,7 @@ AnyEvent = Union[
     ComplicationSuffered, InjurySuffered, UnitDied, WeaponDrawn, ItemPickedUp, ObjectiveSecured,
     GuardTaken, Readied, ReadyTriggered, AssistGiven, AssistUsed, Directed, AdvantageCreated,
     AdvantageUsed, Stabilised, Recovered, StressRegained,
+    # -- challenges module (seed 002)
+    SaltDrawn, ActionPointsChanged, CardDrawn, CardPlayed, CardCreated, FateChanged, ChallengeResolved,
+    FacilityDamaged, FacilityDestroyed, StealthChanged,
 ]

@@ -16,7 +16,9 @@ import msgspec
 from engine import board as geo
 from engine.errors import MissionError
 from engine.events import GameCreated
-from engine.model import SIDES, Board, Item, Objective, Stats, Unit, Weapon
+from engine.model import SIDES, Board, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
+from engine.rules.challenges.setup import ChallengesSpec
+from engine.rules.challenges import setup as challenges_setup
 from engine.rules.registry import known_modules
 
 ENGINE_VERSION = "0.1.0"
@@ -104,6 +106,10 @@ class ProfileSpec(_Strict):
     resistance: int = 0
     stress: int | None = None  # derived: Fitness + Security (RULES-BRIEF) unless given
     points: int = 1
+    # -- challenges module (seed 002)
+    fate: int = 0
+    abilities: dict[str, int] = {}
+    stealthed: bool = False
 
 
 class UnitSpec(_Strict):
@@ -125,6 +131,7 @@ class MissionSpec(_Strict):
     objectives: list[ObjectiveSpec] = []
     items: list[ItemSpec] = []
     scoring: ScoringSpec = msgspec.field(default_factory=ScoringSpec)
+    challenges: ChallengesSpec | None = None  # -- challenges module (seed 002)
 
 
 class Mission(msgspec.Struct, frozen=True):
@@ -140,6 +147,7 @@ class Mission(msgspec.Struct, frozen=True):
     objectives: tuple[Objective, ...] = ()
     items: tuple[Item, ...] = ()
     midline_points: int = 0
+    challenges: ChallengeSetup | None = None  # -- challenges module (seed 002)
 
 
 ATTRIBUTES = ("control", "daring", "fitness", "insight", "presence", "reason")
@@ -197,10 +205,22 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     items = _items(spec, board, weapons, objectives, fail)
     if not 0 <= spec.scoring.midline <= 10:
         fail("scoring.midline", f"victory points per unit in the enemy half are 0..10, not {spec.scoring.midline}")
+    # -- challenges module (seed 002)
+    challenges = None
+    on = "challenges" in info.modules
+    for key, p in spec.profiles.items():
+        challenges_setup.check_profile(key, p.fate, p.abilities, on,
+                                       bool(p.fate or p.abilities or p.stealthed), fail)
+    if spec.challenges is not None and not on:
+        fail("challenges", "the [challenges] table needs the 'challenges' module in [mission] modules")
+    if on:
+        taken = {(o.x, o.y) for o in objectives} | {(i.x, i.y) for i in items}
+        challenges = challenges_setup.build(spec.challenges or ChallengesSpec(), board, taken, fail)
 
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
                    {k: v.name for k, v in spec.sides.items()}, board, tuple(units), digest,
-                   objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline)
+                   objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline,
+                   challenges=challenges)
 
 
 def _cell(x: int, y: int) -> str:
@@ -321,7 +341,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             id=u.id, side=u.side, name=u.name or u.id, stats=stats, stress_max=stress, stress=stress,
             resistance=p.resistance, weapons=tuple(weapons[w] for w in p.weapons), x=x, y=y,
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
-            stowed=_stowed(p),
+            stowed=_stowed(p), fate=p.fate, abilities=dict(p.abilities), stealthed=p.stealthed,
         ))
     for side in SIDES:
         if not any(u.side == side for u in units):
@@ -406,4 +426,4 @@ def game_created(game_id: str, mission: Mission, dice: str, commitment: str) -> 
     return GameCreated(game_id=game_id, mission=mission.id, board=mission.board, units=mission.units,
                        rounds=mission.rounds, dice=dice, commitment=commitment, engine_version=ENGINE_VERSION,
                        objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points,
-                       modules=mission.modules)
+                       modules=mission.modules, challenges=mission.challenges)

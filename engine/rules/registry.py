@@ -17,6 +17,8 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
   ``on_end_phase(ctx)``: run at those moments, in the order the mission lists the modules.
 - ``answers`` / ``defaults``: decision kind -> answer / time-out default, like the core's.
 - ``frame_steps``: frame type -> step, for the procedures the module puts on ``State.stack``.
+- ``points(state) -> {side: points}``: victory points the module adds to the core's
+  (``engine.rules.core.flow.points``), e.g. for destroyed facilities.
 
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
@@ -47,6 +49,7 @@ class Module:
     answers: Mapping[str, Callable[["Context", "Option"], None]] = field(default_factory=dict)
     defaults: Mapping[str, Callable[["Decision"], "Option"]] = field(default_factory=dict)
     frame_steps: Mapping[type, Callable] = field(default_factory=dict)
+    points: Callable[["State"], Mapping[str, int]] | None = None
 
 
 MODULES: dict[str, Module] = {}

@@ -257,6 +257,10 @@ def points(state: State) -> dict[str, int]:
     for o in state.objectives.values():
         if o.holder:
             pts[o.holder] += o.points
+    for module in registry.active(state):
+        if module.points:
+            for side, extra in module.points(state).items():
+                pts[side] += extra
     return pts
 
 
