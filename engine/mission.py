@@ -166,6 +166,13 @@ def parse_mission(text: str, source: str = "<mission>") -> Mission:
         if isinstance(entries, dict):
             for key, value in entries.items():
                 _convert(value, kind, source, f"{table}.{key}")
+    extra = raw.get("challenges")  # -- challenges module (seed 002): name the entry, as above
+    if isinstance(extra, dict):
+        for table, kind in (("cards", challenges_setup.CardSpec), ("creates", challenges_setup.CreationSpec)):
+            entries = extra.get(table)
+            if isinstance(entries, dict):
+                for key, value in entries.items():
+                    _convert(value, kind, source, f"challenges.{table}.{key}")
     spec = _convert(raw, MissionSpec, source, "")
     return _build(spec, source, hashlib.sha256(text.encode()).hexdigest())
 
