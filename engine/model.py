@@ -276,6 +276,8 @@ class ChallengeFrame(Frame, tag="challenge"):
     accepted: tuple[str, ...] = ()  # sides that accepted since the dice last changed
     duel: bool = False  # assassin vs assassin, or saboteur vs Intel Center
     intel: int = 0
+    anonce: int = -1  # the last roll into each pool: what a re-roll of it replaces
+    dnonce: int = -1
 
 
 FrameT = Union[TaskFrame, ReadyFrame, DirectFrame, ChallengeFrame]

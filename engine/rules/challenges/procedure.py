@@ -99,11 +99,15 @@ def step(ctx: Context, f: ChallengeFrame) -> None:
 def _roll(ctx: Context, f: ChallengeFrame) -> None:
     a_n, d_n = pool_sizes(ctx.state, f)
     purpose = f"challenge:{f.op}"
-    apool = ctx.roll(dice.SIDES, a_n, purpose, unit=f.attacker, target=f.threshold) if a_n > 0 else ()
-    dpool = ()
+    apool, dpool, anonce, dnonce = (), (), -1, -1
+    if a_n > 0:
+        anonce = ctx.state.next_nonce
+        apool = ctx.roll(dice.SIDES, a_n, purpose, unit=f.attacker, target=f.threshold)
     if f.dside and d_n > 0:
+        dnonce = ctx.state.next_nonce
         dpool = ctx.roll(dice.SIDES, d_n, purpose, unit=f.target)
-    update(ctx, f, step="turn", apool=apool, dpool=dpool, to_decide=f.dside or f.aside)
+    update(ctx, f, step="turn", apool=apool, dpool=dpool, anonce=anonce, dnonce=dnonce,
+           to_decide=f.dside or f.aside)
 
 
 def options(state: State, f: ChallengeFrame, side: str) -> list[Option]:
@@ -144,14 +148,20 @@ def _own(f: ChallengeFrame, side: str) -> tuple[tuple[int, ...], int]:
     return (f.apool, f.afate) if side == f.aside else (f.dpool, f.dfate)
 
 
-def _with(f: ChallengeFrame, side: str, pool=None, fate=None) -> ChallengeFrame:
+def _with(f: ChallengeFrame, side: str, pool=None, fate=None, nonce=None) -> ChallengeFrame:
     import msgspec
 
     if side == f.aside:
         return msgspec.structs.replace(f, apool=f.apool if pool is None else pool,
-                                       afate=f.afate if fate is None else fate)
+                                       afate=f.afate if fate is None else fate,
+                                       anonce=f.anonce if nonce is None else nonce)
     return msgspec.structs.replace(f, dpool=f.dpool if pool is None else pool,
-                                   dfate=f.dfate if fate is None else fate)
+                                   dfate=f.dfate if fate is None else fate,
+                                   dnonce=f.dnonce if nonce is None else nonce)
+
+
+def _nonce(f: ChallengeFrame, side: str) -> int:
+    return f.anonce if side == f.aside else f.dnonce
 
 
 def _spend_fate(ctx: Context, f: ChallengeFrame, side: str) -> ChallengeFrame:
@@ -163,8 +173,9 @@ def _spend_fate(ctx: Context, f: ChallengeFrame, side: str) -> ChallengeFrame:
     if fate - FATE_COST < own:
         ctx.emit(FateChanged(unit=uid, delta=-(own - (fate - FATE_COST)), reason="re-roll"))
     idx = dice.failed(pool)
-    faces = ctx.roll(dice.SIDES, len(idx), "challenge:fate", unit=uid or f.target)
-    return _with(f, side, pool=dice.replace_at(pool, idx, faces), fate=fate - FATE_COST)
+    nonce = ctx.state.next_nonce
+    faces = ctx.roll(dice.SIDES, len(idx), "challenge:fate", unit=uid or f.target, replaces=_nonce(f, side))
+    return _with(f, side, pool=dice.replace_at(pool, idx, faces), fate=fate - FATE_COST, nonce=nonce)
 
 
 def _play_card(ctx: Context, f: ChallengeFrame, side: str, name: str) -> ChallengeFrame:
@@ -173,8 +184,11 @@ def _play_card(ctx: Context, f: ChallengeFrame, side: str, name: str) -> Challen
     pool, fate = _own(f, side)
     who = side_unit(f, side) or f.target
     if card.effect == "dice":  # "+X dice"
-        extra = ctx.roll(dice.SIDES, card.value, "challenge:card", unit=who) if card.value > 0 else ()
-        return _with(f, side, pool=pool + extra)
+        if card.value <= 0:
+            return f
+        nonce = ctx.state.next_nonce
+        extra = ctx.roll(dice.SIDES, card.value, "challenge:card", unit=who)
+        return _with(f, side, pool=pool + extra, nonce=nonce)
     if card.effect == "convert":  # "turn failures into successes"
         idx = dice.failed(pool)[: card.value]
         return _with(f, side, pool=dice.replace_at(pool, idx, (6,) * len(idx)))
@@ -186,8 +200,10 @@ def _play_card(ctx: Context, f: ChallengeFrame, side: str, name: str) -> Challen
     idx = dice.succeeded(opool)
     if not idx:
         return f
-    faces = ctx.roll(dice.SIDES, len(idx), "challenge:card", unit=side_unit(f, opp) or f.target)
-    return _with(f, opp, pool=dice.replace_at(opool, idx, faces))
+    nonce = ctx.state.next_nonce
+    faces = ctx.roll(dice.SIDES, len(idx), "challenge:card", unit=side_unit(f, opp) or f.target,
+                     replaces=_nonce(f, opp))
+    return _with(f, opp, pool=dice.replace_at(opool, idx, faces), nonce=nonce)
 
 
 # -- damage assessment ---------------------------------------------------------------------------

@@ -60,16 +60,18 @@ def test_no_wounds_when_the_assassin_does_not_exceed_the_defender(scenario):
 def test_a_full_prerogative_exchange_defender_rerolls_attacker_plays_a_card_both_accept(scenario):
     s = scenario(UNITS).play_to_turn("a1")
     s.given(ev.CardDrawn(side="a", card="jam"))
-    s.when("assassinate", "*", 2, dice=(6, 6, 1, 1, 1, 1))  # 2 successes against 0
+    rolled = of_type(s.when("assassinate", "*", 2, dice=(6, 6, 1, 1, 1, 1)), ev.DiceRolled)  # 2 against 0
     # the defender spends fate: one fate re-rolls its failed dice; it cedes the prerogative
     events = s.when("fate", 1, dice=(5, 6))
     assert ev.FateChanged(unit="b1", delta=-1, reason="re-roll") in events
-    assert of_type(events, ev.DiceRolled)[0].results == (5, 6)
+    reroll = of_type(events, ev.DiceRolled)[0]
+    assert reroll.results == (5, 6) and reroll.replaces == rolled[1].nonce  # "re-rolls ... reference"
     assert s.state.stack[-1].dpool == (5, 6) and not s.state.stack[-1].prerogative
     # "the attacker is given a chance to respond"
     assert s.pending.kind == "respond" and s.pending.side == "a"
     assert s.pending.options == (("accept",), ("fate", 1), ("card", "jam"))
     events = s.when("card", "jam", dice=(2, 3))  # re-roll the opponent's successes
+    assert of_type(events, ev.DiceRolled)[0].replaces == reroll.nonce
     assert ev.CardPlayed(side="a", card="jam", unit="a1") in events
     assert s.state.stack[-1].dpool == (2, 3) and s.state.hands["a"] == []
     assert s.pending.kind == "respond" and s.pending.side == "b"

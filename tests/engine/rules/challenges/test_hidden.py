@@ -22,7 +22,7 @@ from server.store import MemoryStore
 
 from tests.engine.rules.challenges.hidden_check import leaks, view_knows_nothing_hidden
 
-GAMES = 24
+GAMES = 40
 VIEWERS = ("a", "b", "spectator")
 
 
