@@ -17,6 +17,8 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
   ``on_end_phase(ctx)``: run at those moments, in the order the mission lists the modules.
 - ``answers`` / ``defaults``: decision kind -> answer / time-out default, like the core's.
 - ``frame_steps``: frame type -> step, for the procedures the module puts on ``State.stack``.
+- ``can_target(state, unit, target) -> bool``: False keeps ``target`` from being offered as a
+  target of ``unit``'s attacks (in its turn, a Ready reaction or a Direct), e.g. stealth.
 - ``points(state) -> {side: points}``: victory points the module adds to the core's
   (``engine.rules.core.flow.points``), e.g. for destroyed facilities.
 
@@ -50,6 +52,7 @@ class Module:
     defaults: Mapping[str, Callable[["Decision"], "Option"]] = field(default_factory=dict)
     frame_steps: Mapping[type, Callable] = field(default_factory=dict)
     points: Callable[["State"], Mapping[str, int]] | None = None
+    can_target: Callable[["State", "Unit", "Unit"], bool] | None = None
 
 
 MODULES: dict[str, Module] = {}

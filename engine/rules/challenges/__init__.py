@@ -57,6 +57,7 @@ MODULE = register(Module(
     summary="dice challenges with Defender's Prerogative, fate, tactic cards, assassination, sabotage",
     acts=operations.ACTS,
     turn_options=operations.turn_options,
+    can_target=operations.can_target,
     on_game_start=on_game_start,
     on_round_start=on_round_start,
     answers={kind: procedure.answer for kind in procedure.KINDS},

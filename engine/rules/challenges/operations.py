@@ -79,12 +79,15 @@ def operation_options(state: State, unit: Unit) -> list[Option]:
     return opts
 
 
+def can_target(state: State, unit: Unit, target: Unit) -> bool:
+    """Stealth (house rule): a stealthed unit is not attacked (in a turn, a Ready reaction or a
+    Direct), and does not attack (it would give itself away); it keeps its operations."""
+    return not (unit.stealthed or target.stealthed)
+
+
 def turn_options(state: State, unit: Unit, opts: list[Option]) -> list[Option]:
-    # Stealth (house rule): a stealthed unit is not attacked, and does not attack (it would
-    # give itself away); it keeps its operations.
-    opts = [o for o in opts if not (o[0] == "attack" and (unit.stealthed or state.units[o[1]].stealthed))]
     if state.turn is not None and not state.turn.task:
-        opts += operation_options(state, unit)
+        opts = opts + operation_options(state, unit)
     return opts
 
 

@@ -10,8 +10,8 @@ from tests.engine.rules.test_golden import position
 
 GOLDEN = [
     ("knives", 1, 22, ("act", 43, {"aim": 1, "assist": 3, "attack": 2, "create": 1, "create_advantage": 1, "direct": 4, "end": 1, "guard": 1, "move": 24, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
-    ("knives", 1, 203, ("prerogative", 5, {"accept": 1, "card": 3, "fate": 1})),
-    ("knives", 1, 204, ("respond", 5, {"accept": 1, "card": 3, "fate": 1})),
+    ("knives", 3, 33, ("prerogative", 3, {"accept": 1, "card": 2})),
+    ("knives", 20, 108, ("respond", 5, {"accept": 1, "card": 3, "fate": 1})),
     ("knives", 2, 16, ("threshold", 4, {"accept": 1, "card": 2, "fate": 1})),
     ("knives", 1, 1, ("activate", 5, {"unit": 5})),
 ]

@@ -70,3 +70,27 @@ def test_hiding_costs_action_points_and_needs_no_enemy_in_reach(scenario):
     s2.given(ev.StealthChanged(unit="a1", stealthed=False, reason="test"))
     s2.play_to_turn("a1")
     assert ("stealth", 1) not in s2.pending.options
+
+
+READY = [("a1", "a", "sneak", 0, 0), ("a2", "a", "hero", 0, 7), ("b1", "b", "target", 6, 4)]
+
+
+def _b1_readied_then_a1_moves(scenario, stealthed: bool):
+    s = scenario(READY)
+    if not stealthed:
+        s.given(ev.StealthChanged(unit="a1", stealthed=False, reason="test"))
+    s.start()
+    s.when("first", "a")
+    s.when("unit", "a2")
+    s.when("end")
+    s.when("unit", "b1")
+    s.when("ready")
+    s.when("end")
+    s.when("unit", "a1")
+    s.when("move", 1, 1)
+    return s
+
+
+def test_a_readied_enemy_does_not_fire_at_a_stealthed_unit(scenario):
+    assert _b1_readied_then_a1_moves(scenario, stealthed=True).pending.kind == "act"
+    assert _b1_readied_then_a1_moves(scenario, stealthed=False).pending.kind == "ready"  # the control
