@@ -11,10 +11,6 @@ SIDES = 6
 SUCCESS_FACES = (4, 5, 6)  # RULES-BRIEF: three faces of six are successes
 
 
-def is_success(face: int) -> bool:
-    return face >= 4
-
-
 def successes(pool: tuple[int, ...]) -> int:
     return sum(1 for face in pool if face >= 4)
 

@@ -18,6 +18,8 @@ A ``ChallengeFrame`` on the stack runs ``roll`` -> ``turn`` ... -> ``assess``:
 
 from __future__ import annotations
 
+import msgspec
+
 from engine import board as geo
 from engine.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityDamaged, FacilityDestroyed,
                            FateChanged, InjurySuffered, ProcedureEnded, ProcedureStarted, ProcedureUpdated,
@@ -25,6 +27,7 @@ from engine.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityD
 from engine.model import ChallengeFrame, Option, State, Unit, other
 from engine.rules.context import Context
 from engine.rules.challenges import dice
+from engine.rules.challenges.cards import playable
 
 KINDS = ("prerogative", "respond", "threshold")  # the decision kinds of the loop
 FATE_COST = 1  # fate spent per re-roll of a side's failed dice (house rule)
@@ -33,8 +36,6 @@ BOGEY_WOUND_POINTS = 1  # house rule: seed 001's NPCs are out at their first Inj
 
 
 def update(ctx: Context, f: ChallengeFrame, **changes) -> ChallengeFrame:
-    import msgspec
-
     new = msgspec.structs.replace(f, **changes)
     ctx.emit(ProcedureUpdated(frame=new))
     return new
@@ -112,8 +113,6 @@ def _roll(ctx: Context, f: ChallengeFrame) -> None:
 
 def options(state: State, f: ChallengeFrame, side: str) -> list[Option]:
     """accept, then fate (with enough fate and a failed die to re-roll), then each card held."""
-    from engine.rules.challenges.cards import playable
-
     opts: list[Option] = [("accept",)]
     fate, pool = (f.afate, f.apool) if side == f.aside else (f.dfate, f.dpool)
     if fate >= FATE_COST and dice.failed(pool):
@@ -149,8 +148,6 @@ def _own(f: ChallengeFrame, side: str) -> tuple[tuple[int, ...], int]:
 
 
 def _with(f: ChallengeFrame, side: str, pool=None, fate=None, nonce=None) -> ChallengeFrame:
-    import msgspec
-
     if side == f.aside:
         return msgspec.structs.replace(f, apool=f.apool if pool is None else pool,
                                        afate=f.afate if fate is None else fate,
@@ -233,7 +230,7 @@ def assess(ctx: Context, f: ChallengeFrame) -> None:
     attacker = s.units[f.attacker]
     bonus = attacker.abilities.get("bonus_damage", 0)
     if f.op == "create":
-        made = a >= f.threshold  # "EQUALS or exceeds the threshold"
+        made = dice.threshold_met(f.apool, f.threshold)  # "EQUALS or exceeds the threshold"
         card = s.challenges.creates[f.target].card
         ctx.emit(ChallengeResolved(op=f.op, attacker=f.attacker, target=f.target, attacker_successes=a,
                                    defender_successes=f.threshold, result="created" if made else "failed",
@@ -242,8 +239,9 @@ def assess(ctx: Context, f: ChallengeFrame) -> None:
             ctx.emit(CardCreated(side=f.aside, card=card, unit=f.attacker))
         ctx.emit(ProcedureEnded())
         return
-    if a > d:
-        amount = a - d + bonus
+    margin = dice.opposed(f.apool, f.dpool)
+    if margin > 0:
+        amount = margin + bonus
         result = "damage" if f.op == "sabotage" else "wounds"
         ctx.emit(ChallengeResolved(op=f.op, attacker=f.attacker, target=f.target, attacker_successes=a,
                                    defender_successes=d, result=result, amount=amount))
@@ -254,12 +252,12 @@ def assess(ctx: Context, f: ChallengeFrame) -> None:
                 ctx.emit(FacilityDestroyed(facility=fac.id))
         else:
             wound(ctx, f.target, amount, slayer=f.op == "assassinate" and attacker.abilities.get("slayer", 0) > 0)
-    elif f.duel and d > a:
+    elif f.duel and margin < 0:
         # assassin vs assassin, saboteur vs Intel Center: "should the defender's total successes
         # exceed those of the attacker, the difference is applied as wounds to the attacker"
         ctx.emit(ChallengeResolved(op=f.op, attacker=f.attacker, target=f.target, attacker_successes=a,
-                                   defender_successes=d, result="duel", amount=d - a))
-        wound(ctx, f.attacker, d - a)
+                                   defender_successes=d, result="duel", amount=-margin))
+        wound(ctx, f.attacker, -margin)
     else:
         ctx.emit(ChallengeResolved(op=f.op, attacker=f.attacker, target=f.target, attacker_successes=a,
                                    defender_successes=d, result="none"))
