@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 
+import bots.hands  # noqa: F401  (registers the challenges module's determinization sampler)
 from bots.base import Bot
 from bots.greedy import GreedyBot
 from bots.mcts import MctsBot

@@ -128,4 +128,27 @@ def describe(event: ev.Event, state: State) -> str | None:
             return f"GAME OVER: {who} ({o.reason}); points {o.points}"
         case ev.SeedRevealed():
             return f"the server reveals its dice seed {event.server_seed[:16]}…"
+        # -- challenges module (seed 002)
+        case ev.SaltDrawn():
+            return None
+        case ev.ActionPointsChanged():
+            return f"  side {event.side}: {event.delta:+d} Action Points ({event.reason})"
+        case ev.CardDrawn():
+            return f"  side {event.side} draws {event.card or 'a card'}"
+        case ev.CardPlayed():
+            return f"  side {event.side} plays {event.card}"
+        case ev.CardCreated():
+            return f"  {n(event.unit)} creates the card {event.card}"
+        case ev.FateChanged():
+            return f"  {n(event.unit)}: {event.delta:+d} fate ({event.reason})"
+        case ev.ChallengeResolved():
+            return (f"  {event.op}: {n(event.attacker)} {event.attacker_successes} against {event.defender_successes} "
+                    f"({event.target}): {event.result}" + (f" {event.amount}" if event.amount else ""))
+        case ev.FacilityDamaged():
+            return f"  facility {event.facility} takes {event.amount} damage"
+        case ev.FacilityDestroyed():
+            return f"  facility {event.facility} is destroyed"
+        case ev.StealthChanged():
+            return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
+                f" ({event.reason})" if event.reason else "")
     return type(event).__name__

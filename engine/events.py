@@ -11,7 +11,7 @@ from typing import Union
 
 import msgspec
 
-from engine.model import Board, CaptureRules, Decision, FrameT, Item, Objective, Option, Outcome, Unit
+from engine.model import Board, CaptureRules, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
@@ -38,6 +38,7 @@ class GameCreated(Event):
     modules: tuple[str, ...] = ()  # the rules modules on, in the mission's order
     # -- capture module (seed 000)
     capture: CaptureRules | None = None  # the mission's [capture] table
+    challenges: ChallengeSetup | None = None  # -- challenges module (seed 002): its mission data
 
 
 class ClientSeedAdded(Event):
@@ -333,6 +334,75 @@ class CaptiveRemoved(Event):
     unit: str
     captive: str
     xp: int
+# -- challenges module (seed 002) -----------------------------------------------------------
+
+
+class SaltDrawn(Event):
+    """Secret dice mixed into the state, so that a Checkpoint's hash cannot be searched for the
+    hidden hands (redacted to ``()`` for everyone until the game is over)."""
+
+    salt: tuple[int, ...]
+
+
+class ActionPointsChanged(Event):
+    side: str
+    delta: int
+    reason: str
+
+
+class CardDrawn(Event):
+    """``side`` drew ``card`` from its deck (the other side and spectators see ``card = ""``)."""
+
+    side: str
+    card: str
+
+
+class CardPlayed(Event):
+    side: str
+    card: str
+    unit: str = ""
+
+
+class CardCreated(Event):
+    """A threshold challenge won: ``card`` is added to ``side``'s hand (public: the ability says
+    what it creates)."""
+
+    side: str
+    card: str
+    unit: str = ""
+
+
+class FateChanged(Event):
+    unit: str
+    delta: int
+    reason: str
+
+
+class ChallengeResolved(Event):
+    """The damage assessment's dialogue: who rolled what and what it came to."""
+
+    op: str
+    attacker: str
+    target: str
+    attacker_successes: int
+    defender_successes: int  # the threshold, for a threshold challenge
+    result: str  # "wounds" | "damage" | "duel" | "created" | "failed" | "none"
+    amount: int = 0
+
+
+class FacilityDamaged(Event):
+    facility: str
+    amount: int
+
+
+class FacilityDestroyed(Event):
+    facility: str
+
+
+class StealthChanged(Event):
+    unit: str
+    stealthed: bool
+    reason: str = ""
 
 
 AnyEvent = Union[
@@ -347,4 +417,7 @@ AnyEvent = Union[
     # -- capture module (seed 000)
     D12Tested, UnitCaptured, CaptiveEscaped, CaptiveFreed, BonusActionsGained, BonusActionTaken,
     BonusActionsLost, DragStarted, DragEnded, CaptiveRemoved,
+    # -- challenges module (seed 002)
+    SaltDrawn, ActionPointsChanged, CardDrawn, CardPlayed, CardCreated, FateChanged, ChallengeResolved,
+    FacilityDamaged, FacilityDestroyed, StealthChanged,
 ]

@@ -16,7 +16,9 @@ import msgspec
 from engine import board as geo
 from engine.errors import MissionError
 from engine.events import GameCreated
-from engine.model import SIDES, Board, CaptureRules, Item, Objective, Stats, Unit, Weapon
+from engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
+from engine.rules.challenges.setup import ChallengesSpec
+from engine.rules.challenges import setup as challenges_setup
 from engine.rules.registry import known_modules
 
 ENGINE_VERSION = "0.1.0"
@@ -108,6 +110,10 @@ class ProfileSpec(_Strict):
     mobility: int | None = None
     fight: int | None = None
     acuity: int | None = None
+    # -- challenges module (seed 002)
+    fate: int = 0
+    abilities: dict[str, int] = {}
+    stealthed: bool = False
 
 
 class UnitSpec(_Strict):
@@ -141,6 +147,7 @@ class MissionSpec(_Strict):
     items: list[ItemSpec] = []
     scoring: ScoringSpec = msgspec.field(default_factory=ScoringSpec)
     capture: CaptureSpec | None = None  # capture module (seed 000)
+    challenges: ChallengesSpec | None = None  # -- challenges module (seed 002)
 
 
 class Mission(msgspec.Struct, frozen=True):
@@ -157,6 +164,7 @@ class Mission(msgspec.Struct, frozen=True):
     items: tuple[Item, ...] = ()
     midline_points: int = 0
     capture: CaptureRules | None = None  # capture module (seed 000)
+    challenges: ChallengeSetup | None = None  # -- challenges module (seed 002)
 
 
 ATTRIBUTES = ("control", "daring", "fitness", "insight", "presence", "reason")
@@ -175,6 +183,13 @@ def parse_mission(text: str, source: str = "<mission>") -> Mission:
         if isinstance(entries, dict):
             for key, value in entries.items():
                 _convert(value, kind, source, f"{table}.{key}")
+    extra = raw.get("challenges")  # -- challenges module (seed 002): name the entry, as above
+    if isinstance(extra, dict):
+        for table, kind in (("cards", challenges_setup.CardSpec), ("creates", challenges_setup.CreationSpec)):
+            entries = extra.get(table)
+            if isinstance(entries, dict):
+                for key, value in entries.items():
+                    _convert(value, kind, source, f"challenges.{table}.{key}")
     spec = _convert(raw, MissionSpec, source, "")
     return _build(spec, source, hashlib.sha256(text.encode()).hexdigest())
 
@@ -214,13 +229,24 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     items = _items(spec, board, weapons, objectives, fail)
     if not 0 <= spec.scoring.midline <= 10:
         fail("scoring.midline", f"victory points per unit in the enemy half are 0..10, not {spec.scoring.midline}")
+    # -- challenges module (seed 002)
+    challenges = None
+    on = "challenges" in info.modules
+    for key, p in spec.profiles.items():
+        challenges_setup.check_profile(key, p.fate, p.abilities, on,
+                                       bool(p.fate or p.abilities or p.stealthed), fail)
+    if spec.challenges is not None and not on:
+        fail("challenges", "the [challenges] table needs the 'challenges' module in [mission] modules")
+    if on:
+        taken = {(o.x, o.y) for o in objectives} | {(i.x, i.y) for i in items}
+        challenges = challenges_setup.build(spec.challenges or ChallengesSpec(), board, taken, fail)
 
     capture = _capture(spec, fail)
 
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
                    {k: v.name for k, v in spec.sides.items()}, board, tuple(units), digest,
                    objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline,
-                   capture=capture)
+                   capture=capture, challenges=challenges)
 
 
 # -- capture module (seed 000)
@@ -372,7 +398,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             id=u.id, side=u.side, name=u.name or u.id, stats=stats, stress_max=stress, stress=stress,
             resistance=p.resistance, weapons=tuple(weapons[w] for w in p.weapons), x=x, y=y,
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
-            stowed=_stowed(p),
+            stowed=_stowed(p), fate=p.fate, abilities=dict(p.abilities), stealthed=p.stealthed,
             mobility=p.mobility or 0, fight=p.fight or 0, acuity=p.acuity or 0,  # capture module (seed 000)
         ))
     for side in SIDES:
@@ -458,4 +484,4 @@ def game_created(game_id: str, mission: Mission, dice: str, commitment: str) -> 
     return GameCreated(game_id=game_id, mission=mission.id, board=mission.board, units=mission.units,
                        rounds=mission.rounds, dice=dice, commitment=commitment, engine_version=ENGINE_VERSION,
                        objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points,
-                       modules=mission.modules, capture=mission.capture)
+                       modules=mission.modules, capture=mission.capture, challenges=mission.challenges)

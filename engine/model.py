@@ -120,6 +120,10 @@ class Unit(msgspec.Struct):
     mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (engine.rules.capture.dice)
     fight: int = 0
     acuity: int = 0
+    # -- challenges module (seed 002)
+    fate: int = 0  # seed 002: a hero's Fate (its defence pool, and the re-rolls it may buy)
+    abilities: dict[str, int] = {}  # seed 002 special abilities and their levels, e.g. {"assassin": 7}
+    stealthed: bool = False  # seed 002 "stealth status"
 
     @property
     def incapacitated(self) -> bool:
@@ -222,7 +226,83 @@ class DirectFrame(Frame, tag="direct"):
     ally: str
 
 
-FrameT = Union[TaskFrame, ReadyFrame, DirectFrame]
+# -- challenges module (seed 002)
+
+
+class Facility(msgspec.Struct):
+    """seed 002: a facility card on the board (defence, structure points, an intel center)."""
+
+    id: str
+    name: str
+    side: Side
+    x: int
+    y: int
+    defence: int  # the defender's dice pool in a sabotage challenge
+    structure: int  # structure points: destroyed when its damage reaches them
+    intel: int = 0  # the level of an intel center it holds, 0 for none
+    points: int = 1  # victory points the saboteur's side scores when it is destroyed
+    damage: int = 0
+    destroyed: bool = False
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A tactic card (seed 002): what playing it in a challenge does."""
+
+    name: str
+    effect: str  # "dice" (+value dice) | "reroll" (re-roll the opponent's successes)
+    #              | "convert" (turn up to value failures into successes) | "fate" (+value fate)
+    value: int = 1
+
+
+class Creation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a Tactician / Technologist / Geneticist creates by beating a threshold (seed 002)."""
+
+    card: str
+    threshold: int
+
+
+class ChallengeSetup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The challenges module's mission data (public: the decks are the cards each side brings)."""
+
+    cards: dict[str, Card]
+    decks: dict[str, tuple[str, ...]]  # side -> its deck's cards, sorted (no order exists before a draw)
+    facilities: tuple[Facility, ...] = ()
+    hand: int = 2  # cards each side draws at the start
+    draw: int = 1  # cards each side draws at the start of each round after the first
+    hand_limit: int = 5
+    action_points: int = 3  # each side's Action Points at the start of each round
+    costs: dict[str, int] = {}  # operation -> Action Points
+    creates: dict[str, Creation] = {}  # ability -> what it creates
+
+
+class ChallengeFrame(Frame, tag="challenge"):
+    """A dice challenge in its Defender's Prerogative loop (seed 002).
+
+    ``op``: assassinate | sabotage | create (a threshold challenge) | capture_kill.
+    Steps: ``roll`` -> ``turn`` (``to_decide`` accepts, spends fate or plays a card) -> ``assess``.
+    """
+
+    op: str
+    attacker: str  # the unit that initiated it
+    target: str = ""  # a unit, a facility, or (create) the ability used
+    aside: str = ""
+    dside: str = ""  # "" for a threshold challenge
+    step: str = "roll"
+    apool: tuple[int, ...] = ()
+    dpool: tuple[int, ...] = ()
+    afate: int = 0  # fate each side may still spend in this challenge
+    dfate: int = 0
+    threshold: int = 0
+    prerogative: bool = True  # the defender has not ceded Defender's Prerogative
+    to_decide: str = ""
+    accepted: tuple[str, ...] = ()  # sides that accepted since the dice last changed
+    duel: bool = False  # assassin vs assassin, or saboteur vs Intel Center
+    intel: int = 0
+    anonce: int = -1  # the last roll into each pool: what a re-roll of it replaces
+    dnonce: int = -1
+
+
+FrameT = Union[TaskFrame, ReadyFrame, DirectFrame, ChallengeFrame]
 
 
 class State(msgspec.Struct):
@@ -256,6 +336,15 @@ class State(msgspec.Struct):
     outcome: Outcome | None = None
     # -- capture module (seed 000)
     capture: CaptureRules | None = None  # the mission's [capture] table, None when it has none
+    # -- challenges module (seed 002)
+    challenges: ChallengeSetup | None = None  # the mission's data, public
+    facilities: dict[str, Facility] = {}
+    hands: dict[str, list[str]] = {}  # hidden: a viewer sees "" for each card it may not see
+    decks: dict[str, list[str]] = {}  # hidden: the cards left, sorted ("" where the viewer may not see)
+    played: dict[str, list[str]] = {}  # cards each side has played (public)
+    created: dict[str, list[str]] = {}  # cards each side has created (public)
+    action_points: dict[str, int] = {}
+    salt: tuple[int, ...] = ()  # hidden: keeps the Checkpoint hashes from revealing the hands
 
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]

@@ -19,8 +19,10 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
 - ``frame_steps``: frame type -> step, for the procedures the module puts on ``State.stack``.
 - ``after_move(ctx, unit_id)``: a unit has just moved (Movement, Sprint, fending off), before
   the core looks for Ready reactions (added with the capture module: a dragged captive follows).
-- ``score(state, points)``: adds the module's victory points to the core's ``points`` (a side ->
-  points dict, changed in place; added with the capture module: captives and exits score).
+- ``can_target(state, unit, target) -> bool``: False keeps ``target`` from being offered as a
+  target of ``unit``'s attacks (in its turn, a Ready reaction or a Direct), e.g. stealth.
+- ``points(state) -> {side: points}``: victory points the module adds to the core's
+  (``engine.rules.core.flow.points``), e.g. for destroyed facilities or captives.
 
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
@@ -52,7 +54,8 @@ class Module:
     defaults: Mapping[str, Callable[["Decision"], "Option"]] = field(default_factory=dict)
     frame_steps: Mapping[type, Callable] = field(default_factory=dict)
     after_move: Callable[["Context", str], None] | None = None
-    score: Callable[["State", dict], None] | None = None
+    points: Callable[["State"], Mapping[str, int]] | None = None
+    can_target: Callable[["State", "Unit", "Unit"], bool] | None = None
 
 
 MODULES: dict[str, Module] = {}

@@ -143,3 +143,50 @@ def test_a_hidden_value_never_reaches_the_search_of_the_side_it_is_hidden_from(s
 def test_the_side_allowed_to_see_it_does_meet_it(secret_name, monkeypatch):
     recorder = play_with("a", 4, monkeypatch)
     assert recorder.met(SECRET)  # so the test above would notice a leak
+
+
+# -- challenges module (seed 002): the opponent's hidden hand ------------------------------------
+
+
+def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_the_view(monkeypatch):
+    """Side b's search starts from b's view, where a's cards are "" (but for cards a created),
+    and plays from determinizations whose a-hand and a-deck are a deal of exactly the cards b
+    cannot place -- never from a's true hand (which b's view does not hold)."""
+    from bots.hands import unseen
+
+    worlds: list[tuple] = []
+    real = mcts_module.determinize
+
+    def determinize(view, side, rng):
+        out = real(view, side, rng)
+        worlds.append((msgspec.structs.replace(view), out))
+        return out
+
+    monkeypatch.setattr(mcts_module, "determinize", determinize)
+    sv = SideViews("knives", 4)
+    bot = MctsBot(5, iterations=12)
+    bot.new_game("b")
+    rng = random.Random(8)
+    truths = []
+    while not sv.over and len(truths) < 12:
+        p = sv.state.pending
+        if p.side == "b":
+            truths.append((len(worlds), [*sv.state.hands["a"]]))
+            option = bot.choose(sv.views["b"], sv.views["b"].pending)
+        else:
+            option = rng.choice(p.options)
+        sv.play(option)
+    assert worlds, "the search determinized nothing"
+    differs = 0
+    for view, world in worlds:
+        assert all(c == "" or c in view.created["a"] for c in view.hands["a"])  # the view hides a's hand
+        assert "" not in world.hands["a"] and "" not in world.decks["a"]  # the world fills it in
+        assert len(world.hands["a"]) == len(view.hands["a"]) and len(world.decks["a"]) == len(view.decks["a"])
+        assert sorted(world.hands["a"] + world.decks["a"]) == sorted(
+            [c for c in view.hands["a"] if c] + unseen(view, "a"))
+        assert world.decks["a"] == sorted(world.decks["a"])
+        assert world.hands["b"] == view.hands["b"] and world.decks["b"] == view.decks["b"]  # its own: as seen
+    for first, true_hand in truths:
+        sampled = [sorted(w.hands["a"]) for _, w in worlds[first:first + 12]]
+        differs += any(h != sorted(true_hand) for h in sampled)
+    assert differs, "every sampled hand was the true one: the sampler is not sampling"

@@ -29,5 +29,5 @@ MODULE = register(Module(
     on_turn_start=actions.turn_started,
     on_end_phase=actions.end_phase,
     after_move=actions.follow,
-    score=actions.score,
+    points=actions.points,
 ))

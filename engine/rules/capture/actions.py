@@ -278,12 +278,13 @@ def end_phase(ctx: Context) -> None:
             ctx.emit(BonusActionsLost(unit=uid))
 
 
-def score(state: State, pts: dict) -> None:
+def points(state: State) -> dict[str, int]:
     """Victory points (house rule on the seed's "worth +1 XP" and "their own reward"): a captive
     held at the end counts as taken out (its points, if the core did not already count it) plus
     the mission's ``captive_points`` (bogeys) or ``character_points`` (characters); a captive
     removed by the exit counts as taken out (the core counts it) plus ``exit_points``."""
     rules = cond.rules_of(state)
+    pts = {"a": 0, "b": 0}
     for u in state.units.values():
         if not u.captured:
             continue
@@ -294,3 +295,4 @@ def score(state: State, pts: dict) -> None:
         if not u.incapacitated:
             pts[captor] += u.points
         pts[captor] += rules.captive_points if u.kind == "bogey" else rules.character_points
+    return pts

@@ -17,6 +17,7 @@ from engine import board as geo
 from engine.events import (AdvantageUsed, InjuryAvoided, InjurySuffered, PoolChanged, ProcedureEnded,
                            ProcedureStarted, StressLost, UnitMoved)
 from engine.model import UNARMED, Option, State, TaskFrame, Unit, Weapon, other
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import tasks
 from engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
@@ -63,8 +64,11 @@ def attack_options(state: State, unit: Unit, only: Unit | None = None, verb: str
     lethal_choices = (0, 1) if unit.kind == "hero" or state.threat[unit.side] >= 1 else (0,)
     opts: list[Option] = []
     targets = [only] if only is not None else state.units.values()
+    vetoes = [m.can_target for m in registry.active(state) if m.can_target] if state.modules else ()
     for target in targets:
         if target.side == unit.side or target.dead:
+            continue
+        if vetoes and not all(can(state, unit, target) for can in vetoes):
             continue
         for index, w in weapons:
             if viable(state, unit, w, target):

@@ -261,8 +261,9 @@ def points(state: State) -> dict[str, int]:
         if o.holder:
             pts[o.holder] += o.points
     for module in registry.active(state):
-        if module.score:
-            module.score(state, pts)
+        if module.points:
+            for side, extra in module.points(state).items():
+                pts[side] += extra
     return pts
 
 

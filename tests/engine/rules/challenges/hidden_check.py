@@ -1,0 +1,64 @@
+"""What a viewer may receive of the challenges module's hidden cards, checked event by event.
+
+``leaks(event, viewer, truth)`` lists what ``event`` (as ``viewer`` received it, before the game
+ended) reveals of the cards hidden from ``viewer``: a card drawn by another side, the roll that
+drew it, the salt, a card option of another side's decision or choice. ``truth`` is the true
+state *after* the event, so a card that another side holds then can be named: its name showing
+up anywhere in the received event (but for a ``CardPlayed``/``CardCreated``, which are public,
+and ``GameCreated``, which lists the decks) counts as a leak as well, unless that name is also
+known to the viewer another way (its own hand, a public card list), which the check accounts for.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine import events as ev
+
+_enc = msgspec.json.Encoder()
+
+
+def leaks(event, viewer: str) -> list[str]:
+    out = []
+    if isinstance(event, ev.CardDrawn) and event.side != viewer and event.card:
+        out.append(f"card drawn by {event.side}: {event.card}")
+    if isinstance(event, ev.DiceRolled):
+        if event.purpose == "challenges:salt" and event.results:
+            out.append("salt roll")
+        if event.purpose == "challenges:draw" and event.unit != viewer and event.results:
+            out.append(f"draw roll of {event.unit}")
+    if isinstance(event, ev.SaltDrawn) and event.salt:
+        out.append("salt")
+    if isinstance(event, ev.DecisionRequested) and event.decision.side != viewer:
+        named = [o for o in event.decision.options if o[0] == "card" and o[1] != ""]
+        if named:
+            out.append(f"card options of {event.decision.side}: {named}")
+    if isinstance(event, ev.OptionChosen) and event.side != viewer and event.option[0] == "card" \
+            and event.option[1] != "":
+        out.append(f"card chosen by {event.side} before it is played")
+    return out
+
+
+def hidden_cards_of_others(state, viewer: str) -> dict[str, list[str]]:
+    """The true hands and decks a viewer may not see."""
+    return {side: sorted(state.hands[side]) + sorted(state.decks[side])
+            for side in ("a", "b") if side != viewer}
+
+
+def view_knows_nothing_hidden(view_state, viewer: str) -> list[str]:
+    """A viewer's reduced state: every card of another side's hand is "" unless that side
+    created it (public), and another side's deck is all "" once it has drawn."""
+    out = []
+    for side in ("a", "b"):
+        if side == viewer:
+            continue
+        created = list(view_state.created.get(side, ()))
+        for c in view_state.hands.get(side, ()):
+            if c:
+                if c in created:
+                    created.remove(c)
+                else:
+                    out.append(f"{viewer}'s view shows {side}'s card {c}")
+        if view_state.hands.get(side) and any(view_state.decks.get(side, ())):
+            out.append(f"{viewer}'s view shows {side}'s deck {view_state.decks[side]}")
+    return out
