@@ -21,6 +21,7 @@ from engine.decide import ANSWERS
 from engine.dice.base import Dice
 from engine.events import DiceRolled, OptionChosen
 from engine.model import Option, State
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import flow
 
@@ -46,7 +47,7 @@ def step(state: State, option: Option, dice: Dice) -> bool:
     p = state.pending
     ctx = Context(state, dice)
     ctx.emit(OptionChosen(decision_id=p.id, side=p.side, option=option))
-    ANSWERS[p.kind](ctx, option)
+    (ANSWERS.get(p.kind) or registry.ANSWERS[p.kind])(ctx, option)
     flow.advance(ctx)
     for e in ctx.events:
         if type(e) is DiceRolled:
@@ -58,7 +59,8 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 # stopping at them: the attack (or task) the option started is not worth anything to an
 # evaluation until its dice are rolled and its damage dealt.
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
-                             "recover_stress"})
+                             "recover_stress",
+                             "test_reroll", "reroll", "courage_failed"})  # morale module (seed 004)
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:

@@ -111,6 +111,15 @@ class Unit(msgspec.Struct):
     recovered: int = 0  # Recover: extra Resistance until its next turn
     exposed: bool = False  # Create Advantage against it: the next attack on it is easier
     directed: bool = False  # Directed this round (house rule: once a round)
+    # -- morale module (seed 004)
+    endurance: int = 0  # the pilot's Endurance now; 0 with endurance_max 0: no pilot
+    endurance_max: int = 0  # the pilot's starting Endurance
+    unconscious: bool = False  # the pilot is Unconscious (Endurance 0)
+    morale: int = 0  # the pilot's Morale value (2d6 at or under it passes)
+    size: int = 0  # Size Class
+    command_unit: bool = False  # the "Command Unit" ability
+    fear: bool = False  # a Fear Token
+    move_bonus: int = 0  # Command Tokens spent on Movement this turn
 
     @property
     def incapacitated(self) -> bool:
@@ -200,7 +209,38 @@ class DirectFrame(Frame, tag="direct"):
     ally: str
 
 
-FrameT = Union[TaskFrame, ReadyFrame, DirectFrame]
+# -- morale module (seed 004)
+
+
+class MoraleTestFrame(Frame, tag="morale_test"):
+    """A seed 004 roll in progress: an Endurance test, an Unconscious pilot's wake-up roll, a
+    Morale Test or a Courage Test. Steps: ``roll`` -> ``reroll`` (each side in turn may spend a
+    Command Token) -> ``resolve``."""
+
+    test: str  # endurance | wake | fear | fear_end | courage
+    unit: str  # the unit whose pilot tests ("" for a Courage Test)
+    side: str  # the side taking the test
+    target: int  # Endurance: the test value; Morale / Courage: the value to roll at or under
+    count: int  # dice to roll (d6)
+    step: str = "roll"
+    nonce: int = -1
+    rolled: tuple[int, ...] = ()
+    asked: tuple[str, ...] = ()  # the sides that have had their chance to re-roll
+
+
+class RerollFrame(Frame, tag="reroll"):
+    """A core Task has been rolled: each side in turn may spend a Command Token to re-roll
+    the Task's dice or the defender's (seed 004 "Command Tokens")."""
+
+    task_nonce: int
+    defence_nonce: int = -1  # -1: no Opposed roll
+    rolled: tuple[int, ...] = ()
+    opposed: tuple[int, ...] = ()
+    asked: tuple[str, ...] = ()
+
+
+FrameT = Union[TaskFrame, ReadyFrame, DirectFrame,
+               MoraleTestFrame, RerollFrame]  # morale module (seed 004)
 
 
 class State(msgspec.Struct):
@@ -232,6 +272,12 @@ class State(msgspec.Struct):
     stack: list[FrameT] = []
     pending: Decision | None = None
     outcome: Outcome | None = None
+    # -- morale module (seed 004)
+    tokens: dict[str, int] = msgspec.field(default_factory=lambda: {"a": 0, "b": 0})  # Command Tokens
+    commander_lost: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
+    courage_lost: dict[str, int] = msgspec.field(default_factory=lambda: {"a": -1, "b": -1})  # units lost at the last Courage Test, -1 before the first
+    retreated: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
+    fear_due: list[str] = []  # units that must take a Morale Test for Fear at the end of the phase
 
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]

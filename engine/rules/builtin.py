@@ -3,3 +3,4 @@
 from __future__ import annotations
 
 # import engine.rules.<module>  -- one line per bundled module, added with the module
+import engine.rules.morale  # noqa: F401,E402  (seed 004)

@@ -45,7 +45,7 @@ def advance(ctx: Context) -> None:
         if s.stack:
             top = s.stack[-1]
             (FRAME_STEPS.get(type(top)) or registry.FRAME_STEPS[type(top)])(ctx, top)
-        elif _check_sides(ctx):
+        elif _idle(ctx) or _check_sides(ctx):
             pass
         elif s.turn is not None:
             _continue_turn(ctx)
@@ -58,11 +58,21 @@ def advance(ctx: Context) -> None:
             _next_activation(ctx)
 
 
+def _idle(ctx: Context) -> bool:
+    """Modules' ``on_idle`` hooks; True if one of them emitted anything."""
+    if not ctx.state.modules:
+        return False
+    before = len(ctx.events)
+    registry.call(ctx, "on_idle")
+    return len(ctx.events) != before
+
+
 def team_command_value(state: State, side: str) -> int:
-    """seed 004 via RULES-BRIEF: the commander's Command (the best Command if none is named)."""
+    """seed 004 via RULES-BRIEF: the commander's Command (the best Command if none is named),
+    plus the bonuses modules add (the morale module's "Command Unit")."""
     units = state.active_units(side) or state.side_units(side)
     commanders = [u for u in units if u.commander]
-    return max(u.stats.command for u in (commanders or units))
+    return max(u.stats.command for u in (commanders or units)) + registry.bonus(state, "command_bonus", side)
 
 
 def _start_round(ctx: Context) -> None:
@@ -218,6 +228,7 @@ def after_move(ctx: Context, mover_id: str) -> None:
     The situation (house rule) is an enemy moving where the readied unit can attack it."""
     if ready_options(ctx.state, mover_id):
         ctx.emit(ProcedureStarted(frame=ReadyFrame(mover=mover_id)))
+    registry.call(ctx, "on_move", ctx.state.units[mover_id])
 
 
 def answer_ready(ctx: Context, option: Option) -> None:
