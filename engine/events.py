@@ -329,6 +329,17 @@ class ActionCounterRemoved(Event):
     unit: str
 
 
+class UnitRested(Event):
+    """The unit stood down its activation without an action: its action counter is removed and
+    it is not activated again this round (so its pilot recovers in the End Phase)."""
+
+    unit: str
+
+
+class RestsEnded(Event):
+    pass
+
+
 class CommanderLost(Event):
     """The Team Commander's unit is out of action (its side loses two Command Tokens)."""
 
@@ -358,5 +369,5 @@ AnyEvent = Union[
     # morale module (seed 004)
     TokensChanged, EnduranceChanged, PilotUnconscious, PilotWoke, FearDue, FearTestsTaken, FearTaken,
     FearRemoved, MoveBoosted, MoveBoostsEnded, ActionCounterRemoved, CommanderLost, CourageTestDue,
-    CourageFailed,
+    CourageFailed, UnitRested, RestsEnded,
 ]

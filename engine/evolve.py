@@ -398,6 +398,19 @@ def _action_counter_removed(s: State, e: ev.ActionCounterRemoved) -> None:
     u.acted = False
 
 
+def _unit_rested(s: State, e: ev.UnitRested) -> None:
+    u = _unit(s, e.unit)
+    if s.turn is None or s.turn.unit != e.unit or s.turn.minors or s.turn.task:
+        raise InvalidEvent(f"{e.unit} can rest only in its own turn, before any action")
+    u.acted = False
+    u.resting = True
+
+
+def _rests_ended(s: State, e: ev.RestsEnded) -> None:
+    for u in s.units.values():
+        u.resting = False
+
+
 def _commander_lost(s: State, e: ev.CommanderLost) -> None:
     s.commander_lost[e.side] = True
 
@@ -469,4 +482,6 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.CommanderLost: _commander_lost,
     ev.CourageTestDue: _courage_test_due,
     ev.CourageFailed: _courage_failed,
+    ev.UnitRested: _unit_rested,
+    ev.RestsEnded: _rests_ended,
 }

@@ -120,6 +120,7 @@ class Unit(msgspec.Struct):
     command_unit: bool = False  # the "Command Unit" ability
     fear: bool = False  # a Fear Token
     move_bonus: int = 0  # Command Tokens spent on Movement this turn
+    resting: bool = False  # stood down this round without an action: no action counter
 
     @property
     def incapacitated(self) -> bool:

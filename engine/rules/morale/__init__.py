@@ -15,7 +15,7 @@ from engine.rules.registry import Module, register
 
 
 def _turn_options(state: State, unit: Unit, opts: list) -> list:
-    return fear.filter_options(state, unit, opts) + tokens.turn_options(state, unit)
+    return fear.filter_options(state, unit, opts) + pilots.rest_options(state, unit) + tokens.turn_options(state, unit)
 
 
 def _on_idle(ctx: Context) -> None:
@@ -35,7 +35,7 @@ MODULE = register(Module(
     name="morale",
     seed="004",
     summary="Endurance and Unconscious pilots, Command Tokens, Courage Tests, Morale Tests and Fear",
-    acts={"boost": tokens.act_boost, "counter": tokens.act_counter},
+    acts={"rest": pilots.act_rest, "boost": tokens.act_boost, "counter": tokens.act_counter},
     turn_options=_turn_options,
     can_activate=pilots.can_activate,
     on_game_start=tokens.start,

@@ -9,8 +9,8 @@ out.
 
 from __future__ import annotations
 
-from engine.events import EnduranceChanged, MoveBoostsEnded
-from engine.model import State, Unit
+from engine.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
+from engine.model import Option, State, Unit
 from engine.rules.context import Context
 from engine.rules.morale import rolls
 
@@ -45,8 +45,25 @@ def on_round_start(ctx: Context) -> None:
 
 
 def can_activate(state: State, unit: Unit) -> bool:
-    """"Well the pilot is Unconscious, the Unit they are in cannot make any actions.\""""
-    return not unit.unconscious
+    """"Well the pilot is Unconscious, the Unit they are in cannot make any actions." A unit that
+    stood down (``rest``) is not activated again this round."""
+    return not unit.unconscious and not unit.resting
+
+
+def rest_options(state: State, unit: Unit) -> list[Option]:
+    """*Adapted*: the core activates every unit able to act, and activating places the action
+    counter, so "pilots that have no action counters on their unit" would never recover. A unit
+    may instead stand down at the start of its activation, before any action: ("rest",) takes
+    its action counter off again and ends its turn; it is not activated again this round."""
+    t = state.turn
+    return [("rest",)] if has_pilot(unit) and not t.minors and not t.task else []
+
+
+def act_rest(ctx: Context, unit: Unit, option: Option) -> None:
+    from engine.rules.core.flow import end_turn
+
+    ctx.emit(UnitRested(unit=unit.id))
+    end_turn(ctx)
 
 
 def attack_difficulty(state: State, attacker: Unit, target: Unit) -> int:
@@ -64,3 +81,5 @@ def end_phase(ctx: Context) -> None:
             ctx.emit(EnduranceChanged(unit=u.id, delta=1, reason="end phase recovery"))
     if any(u.move_bonus for u in s.units.values()):
         ctx.emit(MoveBoostsEnded())
+    if any(u.resting for u in s.units.values()):
+        ctx.emit(RestsEnded())
