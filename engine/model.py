@@ -285,3 +285,14 @@ class State(msgspec.Struct):
 
     def active_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
+
+
+# -- fields added after the first release (morale module, seed 004, and any after it) ----------
+# The state hash (engine.codec.state_hash) leaves these out while they hold their defaults, so
+# that the checkpoints of logs recorded before the fields existed still verify. A module that
+# adds a field to Unit or State appends its name here.
+LATE_FIELDS: dict[type, tuple[str, ...]] = {
+    Unit: ("endurance", "endurance_max", "unconscious", "morale", "size", "command_unit", "fear",
+           "move_bonus", "resting"),
+    State: ("tokens", "commander_lost", "courage_lost", "retreated", "fear_due"),
+}

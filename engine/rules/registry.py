@@ -34,6 +34,9 @@ Added with the morale module (seed 004), each called from one place in the core:
 
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
+A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
+that the state hash of a game that leaves it at its default is the hash it had before the field
+existed (older logs' checkpoints still verify).
 """
 
 from __future__ import annotations
