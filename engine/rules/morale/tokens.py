@@ -71,7 +71,7 @@ def turn_options(state: State, unit: Unit) -> list[Option]:
     if not can_pay(state, unit.side):
         return []
     opts: list[Option] = []
-    if "move" not in state.turn.minors and not unit.fear and not unit.prone:
+    if "move" not in state.turn.minors and state.turn.task != "sprint" and not unit.fear and not unit.prone:
         opts.append(("boost",))
     for u in state.units.values():
         if u.side == unit.side and u.id != unit.id and u.acted and not u.incapacitated and not u.unconscious:
