@@ -432,6 +432,11 @@ def _test_reroll(state: State, d: Decision) -> list[float]:
     return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
 
 
+def _initiative_reroll(state: State, d: Decision) -> list[float]:
+    """Acting first is worth about a tenth of a victory point (the static policy's "first")."""
+    return [0.0 if o[0] == "keep" else 0.2 - TOKEN for o in d.options]
+
+
 def _courage_failed(state: State, d: Decision) -> list[float]:
     return [ev.WIN - TOKEN if o[0] == "ignore" else -ev.WIN for o in d.options]
 
@@ -452,5 +457,6 @@ _SCORERS = {
     "sprint": _sprint,
     "reroll": _reroll,
     "test_reroll": _test_reroll,
+    "initiative_reroll": _initiative_reroll,
     "courage_failed": _courage_failed,
 }

@@ -179,6 +179,8 @@ def label(option: Option, state: State, decision: Decision) -> str:
         case "buy", (n, pool):
             return f"buy {n} bonus d20 with {pool}"
         # morale module (seed 004)
+        case "reroll", (side,) if decision.kind == "initiative_reroll":
+            return f"spend a Command Token: re-roll side {side}'s initiative die" + (" (yours)" if side == decision.side else "")
         case "reroll", ("task",):
             return "spend a Command Token: re-roll the task's dice"
         case "reroll", ("defence",):

@@ -240,8 +240,20 @@ class RerollFrame(Frame, tag="reroll"):
     asked: tuple[str, ...] = ()
 
 
+class InitiativeFrame(Frame, tag="initiative"):
+    """The initiative rolls, open to a Command Token re-roll by the side losing it."""
+
+    a_nonce: int
+    a_die: int
+    a_tcv: int
+    b_nonce: int
+    b_die: int
+    b_tcv: int
+    asked: tuple[str, ...] = ()
+
+
 FrameT = Union[TaskFrame, ReadyFrame, DirectFrame,
-               MoraleTestFrame, RerollFrame]  # morale module (seed 004)
+               MoraleTestFrame, RerollFrame, InitiativeFrame]  # morale module (seed 004)
 
 
 class State(msgspec.Struct):

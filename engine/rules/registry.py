@@ -28,6 +28,9 @@ Added with the morale module (seed 004), each called from one place in the core:
   (``damage`` after Resistance, 0 if none) was dealt, before its Injuries are resolved.
 - ``on_task_rolled(ctx, frame)``: ``tasks._roll``, after a Task's dice (and an Opposed
   defender's) were rolled, before they are counted.
+- ``on_initiative_rolled(ctx, rolls) -> bool``: ``flow._start_round``, after the initiative rolls
+  (side -> (nonce, d10, TCV)); returning True holds the initiative open: the module then calls
+  ``flow.initiative_won`` itself.
 - ``command_bonus(state, side) -> int``: added to the Team Command Value (``flow.team_command_value``).
 - ``movement_bonus(state, unit) -> int``: added to the Movement Minor Action's cells.
 - ``attack_difficulty(state, attacker, target) -> int``: added to an attack's Difficulty.
@@ -69,6 +72,7 @@ class Module:
     on_move: Callable[["Context", "Unit"], None] | None = None
     on_hit: Callable[["Context", "Unit", int], None] | None = None
     on_task_rolled: Callable[["Context", object], None] | None = None
+    on_initiative_rolled: Callable[["Context", dict], bool] | None = None
     command_bonus: Callable[["State", str], int] | None = None
     movement_bonus: Callable[["State", "Unit"], int] | None = None
     attack_difficulty: Callable[["State", "Unit", "Unit"], int] | None = None

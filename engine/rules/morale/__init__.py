@@ -8,7 +8,7 @@ Fear (``fear``). Initiative (d10 + TCV) and action counters are the core's
 
 from __future__ import annotations
 
-from engine.model import MoraleTestFrame, RerollFrame, State, Unit
+from engine.model import InitiativeFrame, MoraleTestFrame, RerollFrame, State, Unit
 from engine.rules.context import Context
 from engine.rules.morale import courage, fear, pilots, rolls, tokens
 from engine.rules.registry import Module, register
@@ -42,14 +42,17 @@ MODULE = register(Module(
     on_round_start=pilots.on_round_start,
     on_end_phase=_on_end_phase,
     answers={"test_reroll": rolls.answer_test_reroll, "reroll": rolls.answer_reroll,
+             "initiative_reroll": rolls.answer_initiative_reroll,
              "courage_failed": courage.answer_courage_failed},
     defaults={"test_reroll": lambda d: ("keep",), "reroll": lambda d: ("keep",),
-              "courage_failed": lambda d: ("ignore",)},
-    frame_steps={MoraleTestFrame: rolls.test_step, RerollFrame: rolls.reroll_step},
+              "initiative_reroll": lambda d: ("keep",), "courage_failed": lambda d: ("ignore",)},
+    frame_steps={MoraleTestFrame: rolls.test_step, RerollFrame: rolls.reroll_step,
+                 InitiativeFrame: rolls.initiative_step},
     on_idle=_on_idle,
     on_move=fear.on_move,
     on_hit=pilots.on_hit,
     on_task_rolled=rolls.on_task_rolled,
+    on_initiative_rolled=rolls.on_initiative_rolled,
     command_bonus=tokens.command_bonus,
     movement_bonus=lambda state, unit: unit.move_bonus,
     attack_difficulty=pilots.attack_difficulty,

@@ -25,7 +25,7 @@ import msgspec
 
 from engine.events import (EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke,
                            ProcedureEnded, ProcedureStarted, ProcedureUpdated)
-from engine.model import SIDES, MoraleTestFrame, Option, RerollFrame, State, TaskFrame, other
+from engine.model import SIDES, InitiativeFrame, MoraleTestFrame, Option, RerollFrame, State, TaskFrame, other
 from engine.rules.context import Context
 from engine.rules.core import tasks
 from engine.rules.morale import tokens
@@ -207,3 +207,58 @@ def answer_reroll(ctx: Context, option: Option) -> None:
         opposed = ctx.roll(20, len(f.opposed), f"reroll:defence:{task.task}", unit=defender.id,
                            target=tasks.target_number(defender, dspec), replaces=f.defence_nonce)
         _update(ctx, f, opposed=opposed, defence_nonce=nonce, asked=f.asked + (side,))
+
+
+# -- re-rolling the initiative ----------------------------------------------------------------------
+
+
+def _rolls(f) -> dict[str, tuple[int, int, int]]:
+    return {"a": (f.a_nonce, f.a_die, f.a_tcv), "b": (f.b_nonce, f.b_die, f.b_tcv)}
+
+
+def _loser(f) -> str:
+    from engine.rules.core.flow import initiative_winner
+
+    winner = initiative_winner(_rolls(f))
+    return other(winner) if winner else ""
+
+
+def on_initiative_rolled(ctx: Context, rolls: dict) -> bool:
+    """The initiative's d10s are re-rollable: the side that lost it may spend a token to re-roll
+    its own d10 or the winner's (each side once per round)."""
+    (an, ad, at), (bn, bd, bt) = rolls["a"], rolls["b"]
+    f = InitiativeFrame(a_nonce=an, a_die=ad, a_tcv=at, b_nonce=bn, b_die=bd, b_tcv=bt)
+    if not tokens.can_pay(ctx.state, _loser(f)):
+        return False
+    ctx.emit(ProcedureStarted(frame=f))
+    return True
+
+
+def initiative_step(ctx: Context, f: InitiativeFrame) -> None:
+    from engine.rules.core.flow import initiative_winner, initiative_won, roll_initiative
+
+    loser = _loser(f)
+    if loser and loser not in f.asked and tokens.can_pay(ctx.state, loser):
+        ctx.ask(loser, "initiative_reroll", [("keep",), ("reroll", loser), ("reroll", other(loser))])
+        return
+    ctx.emit(ProcedureEnded())
+    rolls = _rolls(f) if loser else roll_initiative(ctx)  # a re-roll that ties: both roll again
+    initiative_won(ctx, initiative_winner(rolls))
+
+
+def answer_initiative_reroll(ctx: Context, option: Option) -> None:
+    f = ctx.state.stack[-1]
+    side = ctx.events[-1].side
+    if option[0] == "keep":
+        _update(ctx, f, asked=f.asked + (side,))
+        return
+    tokens.pay(ctx, side, "re-roll initiative")
+    whose = option[1]
+    nonce = ctx.state.next_nonce
+    old = f.a_nonce if whose == "a" else f.b_nonce
+    tcv = f.a_tcv if whose == "a" else f.b_tcv
+    die = ctx.roll(10, 1, "initiative", unit=whose, target=tcv, replaces=old)[0]
+    if whose == "a":
+        _update(ctx, f, a_nonce=nonce, a_die=die, asked=f.asked + (side,))
+    else:
+        _update(ctx, f, b_nonce=nonce, b_die=die, asked=f.asked + (side,))

@@ -45,10 +45,11 @@ GOLDEN = [
     ("ridge", 9, 187, ("recover_stress", 2, {"spend": 2})),
     ("ridge", 1, 6, ("sprint", 59, {"sprint": 58, "stay": 1})),
     # the morale module (seed 004): its options in "act", and its re-roll windows
-    ("foundry", 1, 2, ("act", 38, {"aim": 1, "assist": 3, "boost": 1, "direct": 3, "end": 1, "guard": 1, "move": 22, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
-    ("foundry", 1, 9, ("act", 37, {"aim": 1, "assist": 2, "boost": 1, "counter": 1, "direct": 2, "end": 1, "guard": 1, "move": 22, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
+    ("foundry", 1, 0, ("initiative_reroll", 3, {"keep": 1, "reroll": 2})),
+    ("foundry", 1, 3, ("act", 39, {"aim": 1, "assist": 3, "attack": 1, "boost": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 24, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
+    ("foundry", 1, 11, ("act", 51, {"aim": 1, "assist": 3, "attack": 2, "boost": 1, "counter": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 34, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
     ("foundry", 1, 5, ("reroll", 2, {"keep": 1, "reroll": 1})),
-    ("foundry", 1, 7, ("test_reroll", 2, {"keep": 1, "reroll": 1})),
+    ("foundry", 1, 21, ("test_reroll", 2, {"keep": 1, "reroll": 1})),
 ]
 
 

@@ -82,6 +82,21 @@ class MoraleScenario(Scenario):
         self.state = initial_state(self.first)
         self.log = [self.first]
 
+    def when(self, *option, dice=()) -> list:
+        """As ``Scenario.when``; an initiative re-roll window the test does not answer itself
+        (it answers with another option) is kept first."""
+        events = []
+        p = self.pending
+        if p is not None and p.kind == "initiative_reroll" and tuple(option) not in p.options:
+            events += super().when("keep")
+        return events + super().when(*option, dice=dice)
+
+    def start(self, *dice: int) -> list:
+        events = super().start(*dice)
+        if self.pending is not None and self.pending.kind == "initiative_reroll":
+            events += super().when("keep")  # the tests' default: the loser keeps the dice
+        return events
+
     def tokens(self, a: int | None = None, b: int | None = None) -> "MoraleScenario":
         """Given: set the sides' Command Tokens."""
         for side, n in (("a", a), ("b", b)):

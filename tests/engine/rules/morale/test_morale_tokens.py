@@ -152,3 +152,44 @@ def test_every_reroll_window_times_out_to_keeping_the_roll():
     s = MoraleScenario(DUEL).play_to_turn("a1")
     s.task("attack", "b1", 0, 0, dice=MISS)
     assert default_option(s.pending) == ("keep",)
+
+
+def test_the_side_losing_the_initiative_may_reroll_its_own_d10_and_then_the_other_side_may():
+    s = MoraleScenario(DUEL)
+    events = start_with_the_window_open(s, 5, 1)  # a: 5 + TCV 4 = 9; b: 1 + 2 = 3
+    assert not of_type(events, ev.InitiativeWon)
+    assert s.pending.kind == "initiative_reroll" and s.pending.side == "b"
+    assert s.pending.options == (("keep",), ("reroll", "b"), ("reroll", "a"))
+    first_b = of_type(events, ev.DiceRolled)[1]
+    events = s.when("reroll", "b", dice=(10,))  # b: 12 now
+    [again] = of_type(events, ev.DiceRolled)
+    assert (again.unit, again.results, again.replaces) == ("b", (10,), first_b.nonce)
+    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll initiative") in events
+    assert s.pending.kind == "initiative_reroll" and s.pending.side == "a"  # a lost it now
+    events = s.when("keep")
+    assert of_type(events, ev.InitiativeWon) == [ev.InitiativeWon(side="b")]
+    assert s.pending.kind == "first" and s.pending.side == "b"
+
+
+def test_the_loser_may_reroll_the_winners_initiative_die():
+    s = MoraleScenario(DUEL)
+    events = start_with_the_window_open(s, 5, 1)
+    first_a = of_type(events, ev.DiceRolled)[0]
+    events = s.when("reroll", "a", dice=(1,))  # a: 1 + 4 = 5, still above b's 3
+    assert [(r.unit, r.replaces) for r in of_type(events, ev.DiceRolled)] == [("a", first_a.nonce)]
+    assert of_type(events, ev.InitiativeWon) == [ev.InitiativeWon(side="a")]  # a won: not asked
+
+
+def test_an_initiative_reroll_that_ties_has_both_sides_roll_again():
+    s = MoraleScenario(DUEL)
+    start_with_the_window_open(s, 5, 1)
+    events = s.when("reroll", "b", dice=(7, 3, 1))  # b: 7 + 2 = 9 ties a's 9; then 3 + 4 > 1 + 2
+    assert [r.results for r in of_type(events, ev.DiceRolled)] == [(7,), (3,), (1,)]
+    assert of_type(events, ev.InitiativeWon) == [ev.InitiativeWon(side="a")]
+
+
+def start_with_the_window_open(s, *dice):
+    """Start without the scenario's default of keeping the initiative dice."""
+    from tests.engine.rules.scenario import Scenario
+
+    return Scenario.start(s, *dice)
