@@ -427,8 +427,13 @@ def _task_frame_under(state: State) -> TaskFrame | None:
 
 
 def _test_reroll(state: State, d: Decision) -> list[float]:
+    from engine.rules.morale import courage
+
     f = state.stack[-1] if state.stack else None
-    stake = ROLL_STAKES.get(getattr(f, "test", ""), 0.2)
+    test = getattr(f, "test", "")
+    if test == "courage" and f.side == d.side and courage.can_ignore(state, d.side):
+        return [0.0 if o[0] == "keep" else -TOKEN for o in d.options]  # a token ignores it for sure
+    stake = ROLL_STAKES.get(test, 0.2)
     return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
 
 
