@@ -16,7 +16,8 @@ Rolling several dice at once, like an Endurance test, is classed as one roll."):
 each side in turn -- the rolling side first -- is asked once, and only if it has the tokens and
 the roll's result is against it (a failed roll for the side that rolled, a passed one for its
 opponent); the first option, ``("keep",)``, is also the time-out default. A core Task's 2d20
-(and an Opposed defender's 2d20) get the same window through a ``RerollFrame``.
+(and an Opposed defender's 2d20) get the same window through a ``RerollFrame``, the initiative
+d10s through an ``InitiativeFrame`` (asked of the side losing the initiative).
 """
 
 from __future__ import annotations

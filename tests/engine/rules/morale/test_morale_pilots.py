@@ -64,9 +64,9 @@ def test_an_unconscious_pilot_wakes_on_a_six_at_the_start_of_the_turn():
     s.start()
     s.tokens(0, 0).unconscious("b1").unconscious("b2")
     s.when("first", "a")
-    events = s.finish_round(dice=(10, 1))  # round 2: initiative, then the wake-up rolls
-    assert [r.results for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:wake"] == []  # after "first"
-    events = s.when("first", "a", dice=(6, 5))
+    events = s.finish_round(dice=(10, 1))  # round 2 starts: initiative
+    assert s.pending.kind == "first" and not [r for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:wake"]
+    events = s.when("first", "a", dice=(6, 5))  # the wake-up rolls, before the first activation
     wake = [(r.unit, r.results) for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:wake"]
     assert wake == [("b1", (6,)), ("b2", (5,))]
     assert of_type(events, ev.PilotWoke) == [ev.PilotWoke(unit="b1")]
