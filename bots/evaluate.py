@@ -27,7 +27,10 @@ weight in ``WEIGHTS`` (victory points per unit of the term):
 - ``remote``: for each unit with nothing to attack, the distance to the nearest enemy (the
   weight is negative: such a unit is pulled towards the fight);
 - ``objective_near``, ``objective_far``: the points of objectives the side does not hold with one
-  of its units in Reach of them, or within a move and Reach.
+  of its units in Reach of them, or within a move and Reach;
+- ``tokens``: Command Tokens (the morale module); ``pilots``: for each unit able to fight with a
+  pilot, its points times its pilot's Endurance fraction (0 while Unconscious), less half its
+  points with a Fear Token -- a pilot knocked out or frightened is a unit that cannot act.
 
 With the capture module on (seed 000) four more terms count, for the side whose heroes may
 capture (``capture_value``: the chance to pass the capture test times what the capture adds to
@@ -78,6 +81,9 @@ WEIGHTS: dict[str, float] = {
     "capture_far": 0.25,
     "exit_near": 0.5,
     "captive_risk": -0.5,
+    # morale module (seed 004); both 0 in games without it
+    "tokens": 0.15,
+    "pilots": 0.4,
 }
 SCALE = 3.0  # victory points that move the reward from 0.5 to about 0.73
 WIN = 30.0  # a won game, in victory points
@@ -455,8 +461,12 @@ def _sums(state: State) -> dict[str, list[float]]:
             elif foes:
                 ux, uy = u.x, u.y
                 remote += min([max(abs(ux - e.x), abs(uy - e.y)) for e in foes])
+        pilots = 0.0
+        for u in active[s]:
+            if u.endurance_max:
+                pilots += u.points * ((0.0 if u.unconscious else u.endurance / u.endurance_max) - (0.5 if u.fear else 0.0))
         out[s] = [pts[s], alive, stress, avoid, state.momentum[s], threat[s] if bogeys else 0.0,
-                  now, soon, later, remote, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+                  now, soon, later, remote, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, state.tokens[s], pilots]
     for o in state.objectives.values():
         for s in SIDES:
             if o.holder == s or not active[s]:

@@ -291,6 +291,16 @@ def _act(state: State, d: Decision) -> list[float]:
             v = 0.01 - minor_cost
         elif k == "prone":
             v = -0.02 - minor_cost
+        # morale module (seed 004): Command Tokens and standing down
+        elif k == "rest":
+            tired = unit.endurance_max - unit.endurance if unit.endurance_max else 0
+            if best_now is None:
+                best_now = ev.best_attack(state, unit)
+            v = 0.1 * tired * unit.points / (unit.endurance_max or 1) - best_now
+        elif k == "boost":
+            v = -TOKEN
+        elif k == "counter":
+            v = 0.6 * ev.best_attack(state, units[o[1]]) - TOKEN
         else:  # sprint, first_aid (no points either way)
             v = 0.0
         out.append(v)
@@ -467,6 +477,45 @@ def _sprint(state: State, d: Decision) -> list[float]:
     return out
 
 
+# -- morale module (seed 004) -------------------------------------------------------------------------
+
+TOKEN = ev.WEIGHTS["tokens"]  # a Command Token, in victory points
+ROLL_STAKES = {"endurance": 0.3, "wake": 0.5, "fear": 0.4, "fear_end": 0.3, "courage": ev.WIN / 3}
+
+
+def _reroll(state: State, d: Decision) -> list[float]:
+    """A Task re-roll is worth a share of the acting unit's best attack (the window is only
+    offered when the roll went against the deciding side)."""
+    f = _task_frame_under(state)
+    stake = 0.5 * ev.best_attack(state, state.units[f.unit]) + 0.1 if f is not None else 0.1
+    return [0.0 if o[0] == "keep" else stake - TOKEN for o in d.options]
+
+
+def _task_frame_under(state: State) -> TaskFrame | None:
+    f = state.stack[-2] if len(state.stack) > 1 else None
+    return f if isinstance(f, TaskFrame) else None
+
+
+def _test_reroll(state: State, d: Decision) -> list[float]:
+    from engine.rules.morale import courage
+
+    f = state.stack[-1] if state.stack else None
+    test = getattr(f, "test", "")
+    if test == "courage" and f.side == d.side and courage.can_ignore(state, d.side):
+        return [0.0 if o[0] == "keep" else -TOKEN for o in d.options]  # a token ignores it for sure
+    stake = ROLL_STAKES.get(test, 0.2)
+    return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
+
+
+def _initiative_reroll(state: State, d: Decision) -> list[float]:
+    """Acting first is worth about a tenth of a victory point (the static policy's "first")."""
+    return [0.0 if o[0] == "keep" else 0.2 - TOKEN for o in d.options]
+
+
+def _courage_failed(state: State, d: Decision) -> list[float]:
+    return [ev.WIN - TOKEN if o[0] == "ignore" else -ev.WIN for o in d.options]
+
+
 _SCORERS = {
     "act": _act,
     "directed": _act,
@@ -481,4 +530,8 @@ _SCORERS = {
     "ready": _ready,
     "recover_stress": _recover_stress,
     "sprint": _sprint,
+    "reroll": _reroll,
+    "test_reroll": _test_reroll,
+    "initiative_reroll": _initiative_reroll,
+    "courage_failed": _courage_failed,
 }

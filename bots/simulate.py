@@ -60,7 +60,8 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 # evaluation until its dice are rolled and its damage dealt.
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
                              "recover_stress",
-                             "prerogative", "respond", "threshold"})  # challenges module (seed 002)
+                             "prerogative", "respond", "threshold",  # challenges module (seed 002)
+                             "test_reroll", "reroll", "courage_failed"})  # morale module (seed 004)
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:

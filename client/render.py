@@ -67,7 +67,11 @@ def units(state: State, side: str = "") -> str:
         else:
             cond = "ok"
         flags = [f for f, on in (("prone", u.prone), ("guarding", u.guarding), ("readied", u.readied),
-                                 ("exposed", u.exposed), ("acted", u.acted), ("commander", u.commander)) if on]
+                                 ("exposed", u.exposed), ("acted", u.acted), ("commander", u.commander),
+                                 # morale module (seed 004)
+                                 ("unconscious", u.unconscious), ("fear", u.fear), ("resting", u.resting)) if on]
+        if u.endurance_max:
+            flags.append(f"endurance {u.endurance}/{u.endurance_max}")
         drawn = [w.name for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{w.name} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
@@ -85,6 +89,8 @@ def status(state: State, side: str = "") -> str:
         parts.append(f"side {state.to_act} to act")
     parts.append("momentum " + " ".join(f"{s}:{n}" for s, n in sorted(state.momentum.items())))
     parts.append("threat " + " ".join(f"{s}:{n}" for s, n in sorted(state.threat.items())))
+    if "morale" in state.modules:
+        parts.append("command tokens " + " ".join(f"{s}:{n}" for s, n in sorted(state.tokens.items())))
     lines = ["  ".join(parts)]
     for o in state.objectives.values():
         held = f"held by side {o.holder}" if o.holder else "not secured"
@@ -172,6 +178,25 @@ def label(option: Option, state: State, decision: Decision) -> str:
             return "roll without bonus dice"
         case "buy", (n, pool):
             return f"buy {n} bonus d20 with {pool}"
+        # morale module (seed 004)
+        case "reroll", (side,) if decision.kind == "initiative_reroll":
+            return f"spend a Command Token: re-roll side {side}'s initiative die" + (" (yours)" if side == decision.side else "")
+        case "reroll", ("task",):
+            return "spend a Command Token: re-roll the task's dice"
+        case "reroll", ("defence",):
+            return "spend a Command Token: re-roll the defender's dice"
+        case "reroll", ():
+            return "spend a Command Token: re-roll the test"
+        case "rest", ():
+            return "stand down (no action counter: the pilot recovers Endurance)"
+        case "boost", ():
+            return "spend a Command Token: +1 Movement this turn"
+        case "counter", (uid,):
+            return f"spend a Command Token: remove {uname(uid)}'s action counter"
+        case "retreat", ():
+            return "retreat (the side loses the game)"
+        case "ignore", ():
+            return "spend a Command Token: ignore the failed Courage Test"
         case "reroll", (i,):
             frame = state.stack[-1] if state.stack else None
             rolled = frame.rolled[i] if isinstance(frame, TaskFrame) and i < len(frame.rolled) else "?"

@@ -45,5 +45,43 @@ def clone_state(state: State) -> State:
 
 
 def state_hash(state: State) -> str:
-    """sha256 over the canonical MessagePack encoding of the whole state, hex."""
-    return hashlib.sha256(_encoder.encode(state)).hexdigest()
+    """sha256 over the canonical MessagePack encoding of the whole state, hex.
+
+    Fields added to ``Unit`` and ``State`` after the first release (``engine.model.LATE_FIELDS``)
+    are left out while they hold their defaults: the bytes hashed are then exactly those the
+    engine hashed before the fields existed, so older logs' checkpoints still verify."""
+    return hashlib.sha256(_plain_encoder.encode(_without_late_defaults(state))).hexdigest()
+
+
+# Struct fields in definition order, dicts sorted: the same bytes as ``_encoder`` gives the structs.
+_plain_encoder = msgspec.msgpack.Encoder()
+_late_defaults: dict[type, dict[str, object]] = {}
+
+
+def _defaults(cls: type) -> dict[str, object]:
+    from engine.model import LATE_FIELDS
+
+    found = _late_defaults.get(cls)
+    if found is None:
+        names = set(LATE_FIELDS.get(cls, ()))
+        found = _late_defaults[cls] = {
+            f.name: msgspec.to_builtins(f.default_factory() if f.default is msgspec.NODEFAULT else f.default)
+            for f in msgspec.structs.fields(cls) if f.name in names}
+    return found
+
+
+def _strip(plain: dict, defaults: dict[str, object]) -> dict:
+    for name, default in defaults.items():
+        if name in plain and plain[name] == default:
+            del plain[name]
+    return plain
+
+
+def _without_late_defaults(state: State):
+    from engine.model import Unit
+
+    plain = msgspec.to_builtins(state, order="deterministic")
+    unit_defaults = _defaults(Unit)
+    for unit in plain["units"].values():
+        _strip(unit, unit_defaults)
+    return _strip(plain, _defaults(State))

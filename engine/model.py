@@ -124,6 +124,16 @@ class Unit(msgspec.Struct):
     fate: int = 0  # seed 002: a hero's Fate (its defence pool, and the re-rolls it may buy)
     abilities: dict[str, int] = {}  # seed 002 special abilities and their levels, e.g. {"assassin": 7}
     stealthed: bool = False  # seed 002 "stealth status"
+    # -- morale module (seed 004)
+    endurance: int = 0  # the pilot's Endurance now; 0 with endurance_max 0: no pilot
+    endurance_max: int = 0  # the pilot's starting Endurance
+    unconscious: bool = False  # the pilot is Unconscious (Endurance 0)
+    morale: int = 0  # the pilot's Morale value (2d6 at or under it passes)
+    size: int = 0  # Size Class
+    command_unit: bool = False  # the "Command Unit" ability
+    fear: bool = False  # a Fear Token
+    move_bonus: int = 0  # Command Tokens spent on Movement this turn
+    resting: bool = False  # stood down this round without an action: no action counter
 
     @property
     def incapacitated(self) -> bool:
@@ -302,7 +312,51 @@ class ChallengeFrame(Frame, tag="challenge"):
     dnonce: int = -1
 
 
-FrameT = Union[TaskFrame, ReadyFrame, DirectFrame, ChallengeFrame]
+# -- morale module (seed 004)
+
+
+class MoraleTestFrame(Frame, tag="morale_test"):
+    """A seed 004 roll in progress: an Endurance test, an Unconscious pilot's wake-up roll, a
+    Morale Test or a Courage Test. Steps: ``roll`` -> ``reroll`` (each side in turn may spend a
+    Command Token) -> ``resolve``."""
+
+    test: str  # endurance | wake | fear | fear_end | courage
+    unit: str  # the unit whose pilot tests ("" for a Courage Test)
+    side: str  # the side taking the test
+    target: int  # Endurance: the test value; Morale / Courage: the value to roll at or under
+    count: int  # dice to roll (d6)
+    step: str = "roll"
+    nonce: int = -1
+    rolled: tuple[int, ...] = ()
+    asked: tuple[str, ...] = ()  # the sides that have had their chance to re-roll
+
+
+class RerollFrame(Frame, tag="reroll"):
+    """A core Task has been rolled: each side in turn may spend a Command Token to re-roll
+    the Task's dice or the defender's (seed 004 "Command Tokens")."""
+
+    task_nonce: int
+    defence_nonce: int = -1  # -1: no Opposed roll
+    rolled: tuple[int, ...] = ()
+    opposed: tuple[int, ...] = ()
+    asked: tuple[str, ...] = ()
+
+
+class InitiativeFrame(Frame, tag="initiative"):
+    """The initiative rolls, open to a Command Token re-roll by the side losing it."""
+
+    a_nonce: int
+    a_die: int
+    a_tcv: int
+    b_nonce: int
+    b_die: int
+    b_tcv: int
+    asked: tuple[str, ...] = ()
+
+
+FrameT = Union[TaskFrame, ReadyFrame, DirectFrame,
+               ChallengeFrame,  # challenges module (seed 002)
+               MoraleTestFrame, RerollFrame, InitiativeFrame]  # morale module (seed 004)
 
 
 class State(msgspec.Struct):
@@ -345,9 +399,40 @@ class State(msgspec.Struct):
     created: dict[str, list[str]] = {}  # cards each side has created (public)
     action_points: dict[str, int] = {}
     salt: tuple[int, ...] = ()  # hidden: keeps the Checkpoint hashes from revealing the hands
+    # -- morale module (seed 004)
+    tokens: dict[str, int] = msgspec.field(default_factory=lambda: {"a": 0, "b": 0})  # Command Tokens
+    commander_lost: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
+    courage_lost: dict[str, int] = msgspec.field(default_factory=lambda: {"a": -1, "b": -1})  # units lost at the last Courage Test, -1 before the first
+    retreated: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
+    fear_due: list[str] = []  # units that must take a Morale Test for Fear at the end of the phase
 
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
 
     def active_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
+
+
+# -- fields added after the first release (the module registry and every module) -------------
+# The state hash (engine.codec.state_hash) leaves these out while they hold their defaults, so
+# that the checkpoints of logs recorded before the fields existed still verify. A module that
+# adds a field to Unit or State appends its name here.
+LATE_FIELDS: dict[type, tuple[str, ...]] = {
+    Unit: (
+        # capture module (seed 000)
+        "captured", "dragging", "bonus_actions", "xp", "removed", "mobility", "fight", "acuity",
+        # challenges module (seed 002)
+        "fate", "abilities", "stealthed",
+        # morale module (seed 004)
+        "endurance", "endurance_max", "unconscious", "morale", "size", "command_unit", "fear",
+        "move_bonus", "resting",
+    ),
+    State: (
+        "modules",  # the module registry
+        "capture",  # capture module (seed 000)
+        # challenges module (seed 002)
+        "challenges", "facilities", "hands", "decks", "played", "created", "action_points", "salt",
+        # morale module (seed 004)
+        "tokens", "commander_lost", "courage_lost", "retreated", "fear_due",
+    ),
+}

@@ -24,8 +24,28 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
 - ``points(state) -> {side: points}``: victory points the module adds to the core's
   (``engine.rules.core.flow.points``), e.g. for destroyed facilities or captives.
 
+Added with the morale module (seed 004), each called from one place in the core:
+
+- ``on_idle(ctx)``: ``flow.advance``, whenever no procedure is in progress and nobody has to
+  decide, before the core checks the sides; a module emits or pushes a frame only when it has
+  something to do (it is called again at once if it did).
+- ``on_move(ctx, unit)``: ``flow.after_move``, after any unit moved.
+- ``on_hit(ctx, victim, damage)``: ``attack._damage``, after a successful attack's damage
+  (``damage`` after Resistance, 0 if none) was dealt, before its Injuries are resolved.
+- ``on_task_rolled(ctx, frame)``: ``tasks._roll``, after a Task's dice (and an Opposed
+  defender's) were rolled, before they are counted.
+- ``on_initiative_rolled(ctx, rolls) -> bool``: ``flow._start_round``, after the initiative rolls
+  (side -> (nonce, d10, TCV)); returning True holds the initiative open: the module then calls
+  ``flow.initiative_won`` itself.
+- ``command_bonus(state, side) -> int``: added to the Team Command Value (``flow.team_command_value``).
+- ``movement_bonus(state, unit) -> int``: added to the Movement Minor Action's cells.
+- ``attack_difficulty(state, attacker, target) -> int``: added to an attack's Difficulty.
+
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
+A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
+that the state hash of a game that leaves it at its default is the hash it had before the field
+existed (older logs' checkpoints still verify).
 """
 
 from __future__ import annotations
@@ -56,6 +76,15 @@ class Module:
     after_move: Callable[["Context", str], None] | None = None
     points: Callable[["State"], Mapping[str, int]] | None = None
     can_target: Callable[["State", "Unit", "Unit"], bool] | None = None
+    # added with the morale module (seed 004); see the docstring
+    on_idle: Callable[["Context"], None] | None = None
+    on_move: Callable[["Context", "Unit"], None] | None = None
+    on_hit: Callable[["Context", "Unit", int], None] | None = None
+    on_task_rolled: Callable[["Context", object], None] | None = None
+    on_initiative_rolled: Callable[["Context", dict], bool] | None = None
+    command_bonus: Callable[["State", str], int] | None = None
+    movement_bonus: Callable[["State", "Unit"], int] | None = None
+    attack_difficulty: Callable[["State", "Unit", "Unit"], int] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -82,6 +111,25 @@ def register(module: Module) -> Module:
 def active(state: "State") -> tuple[Module, ...]:
     """The modules this game has on, in the mission's order."""
     return tuple(MODULES[name] for name in state.modules)
+
+
+def bonus(state: "State", hook: str, *args) -> int:
+    """The sum of a number hook (``command_bonus``, ``movement_bonus``, ``attack_difficulty``)
+    over the modules this game has on; 0 without any."""
+    total = 0
+    for module in active(state):
+        fn = getattr(module, hook)
+        if fn is not None:
+            total += fn(state, *args)
+    return total
+
+
+def call(ctx: "Context", hook: str, *args) -> None:
+    """Run an event hook (``on_move``, ``on_hit``, ``on_task_rolled``, ``on_idle``) of every active module."""
+    for module in active(ctx.state):
+        fn = getattr(module, hook)
+        if fn is not None:
+            fn(ctx, *args)
 
 
 def known_modules() -> frozenset[str]:

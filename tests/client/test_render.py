@@ -85,7 +85,7 @@ class LabelChecker(Bot):
         return self.rng.choice(decision.options)
 
 
-@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3)])
+@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3), ("foundry", 4), ("foundry", 5)])
 async def test_every_option_of_a_random_game_has_a_label(mission, seed):
     bots = {"a": LabelChecker(seed), "b": LabelChecker(seed + 100)}
     await play_match(MemoryStore(), missions.load(mission), bots, seed=seed)

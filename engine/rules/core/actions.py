@@ -12,6 +12,7 @@ from engine.events import (AdvantageCreated, AssistGiven, Directed, GuardTaken, 
                            ProcedureStarted, ProneChanged, Readied, Recovered, Stabilised, StressRegained,
                            UnitMoved, WeaponDrawn)
 from engine.model import DirectFrame, Option, State, TaskFrame, Unit
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import attack, tasks
 from engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
@@ -54,7 +55,8 @@ def minor_options(state: State, unit: Unit) -> list[Option]:
     # Movement: "moves to any point within Medium range. This Minor Action cannot be carried out
     # if the character performs any movement-related Tasks." A prone unit stands first (house rule).
     if "move" not in taken and turn.task != "sprint" and not unit.prone:
-        opts += [("move", x, y) for x, y in _cells(state, unit, state.board.medium)]
+        budget = state.board.medium + registry.bonus(state, "movement_bonus", unit)
+        opts += [("move", x, y) for x, y in _cells(state, unit, budget)]
     return opts
 
 

@@ -96,6 +96,7 @@ def spec(state: State, f: TaskFrame) -> Spec:
     weapon = weapon_of(attacker, f.weapon)
     guard = 1 if target.guarding else 0  # Guard: "additional readiness for an attack"
     advantage = 1 if target.exposed else 0  # Create Advantage against the target
+    guard += registry.bonus(state, "attack_difficulty", attacker, target)  # modules' modifiers
     if weapon.kind == "melee":
         # 4A: Daring + Security, Difficulty 1
         return Spec("daring", "security", 1 + guard - advantage, weapon.name)
@@ -240,6 +241,7 @@ def _damage(ctx: Context, f: TaskFrame) -> None:
     # step 7
     if damage == 0:
         ctx.emit(ProcedureEnded())
+        registry.call(ctx, "on_hit", victim, 0)
         return
     before = victim.stress
     ctx.emit(StressLost(unit=victim.id, amount=damage))
@@ -248,6 +250,7 @@ def _damage(ctx: Context, f: TaskFrame) -> None:
         update(ctx, f, step="injury", injuries=injuries)
     else:
         ctx.emit(ProcedureEnded())
+    registry.call(ctx, "on_hit", victim, damage)
 
 
 def avoid_options(state: State, unit: Unit) -> list[Option]:

@@ -45,7 +45,7 @@ def advance(ctx: Context) -> None:
         if s.stack:
             top = s.stack[-1]
             (FRAME_STEPS.get(type(top)) or registry.FRAME_STEPS[type(top)])(ctx, top)
-        elif _check_sides(ctx):
+        elif _idle(ctx) or _check_sides(ctx):
             pass
         elif s.turn is not None:
             _continue_turn(ctx)
@@ -58,26 +58,58 @@ def advance(ctx: Context) -> None:
             _next_activation(ctx)
 
 
+def _idle(ctx: Context) -> bool:
+    """Modules' ``on_idle`` hooks; True if one of them emitted anything."""
+    if not ctx.state.modules:
+        return False
+    before = len(ctx.events)
+    registry.call(ctx, "on_idle")
+    return len(ctx.events) != before
+
+
 def team_command_value(state: State, side: str) -> int:
-    """seed 004 via RULES-BRIEF: the commander's Command (the best Command if none is named)."""
+    """seed 004 via RULES-BRIEF: the commander's Command (the best Command if none is named),
+    plus the bonuses modules add (the morale module's "Command Unit")."""
     units = state.active_units(side) or state.side_units(side)
     commanders = [u for u in units if u.commander]
-    return max(u.stats.command for u in (commanders or units))
+    return max(u.stats.command for u in (commanders or units)) + registry.bonus(state, "command_bonus", side)
 
 
 def _start_round(ctx: Context) -> None:
     s = ctx.state
     ctx.emit(RoundStarted(round=s.round + 1))
-    while True:  # re-roll ties (house rule: seed 004 names no tie-break)
-        totals = {}
+    rolls = roll_initiative(ctx)
+    for module in registry.active(s):
+        # a module may hold the initiative open (the morale module's token re-rolls); it then
+        # calls initiative_won itself once it is settled
+        if module.on_initiative_rolled and module.on_initiative_rolled(ctx, rolls):
+            return
+    initiative_won(ctx, initiative_winner(rolls))
+
+
+def roll_initiative(ctx: Context) -> dict[str, tuple[int, int, int]]:
+    """Each side rolls d10 + its TCV, again while the totals tie (house rule: seed 004 names no
+    tie-break): side -> (the roll's nonce, the d10, the TCV)."""
+    s = ctx.state
+    while True:
+        rolls = {}
         for side in SIDES:
             tcv = team_command_value(s, side)
-            totals[side] = ctx.roll(10, 1, "initiative", unit=side, target=tcv)[0] + tcv
-        if totals["a"] != totals["b"]:
-            break
-    winner = "a" if totals["a"] > totals["b"] else "b"
+            nonce = s.next_nonce
+            rolls[side] = (nonce, ctx.roll(10, 1, "initiative", unit=side, target=tcv)[0], tcv)
+        if initiative_winner(rolls):
+            return rolls
+
+
+def initiative_winner(rolls: dict[str, tuple[int, int, int]]) -> str:
+    """The side with the higher d10 + TCV, "" on a tie."""
+    a, b = rolls["a"][1] + rolls["a"][2], rolls["b"][1] + rolls["b"][2]
+    return "" if a == b else ("a" if a > b else "b")
+
+
+def initiative_won(ctx: Context, winner: str) -> None:
     ctx.emit(InitiativeWon(side=winner))
-    for module in registry.active(s):
+    for module in registry.active(ctx.state):
         if module.on_round_start:
             module.on_round_start(ctx)
     ctx.ask(winner, "first", [("first", winner), ("first", other(winner))])
@@ -221,6 +253,7 @@ def after_move(ctx: Context, mover_id: str) -> None:
             module.after_move(ctx, mover_id)
     if ready_options(ctx.state, mover_id):
         ctx.emit(ProcedureStarted(frame=ReadyFrame(mover=mover_id)))
+    registry.call(ctx, "on_move", ctx.state.units[mover_id])
 
 
 def answer_ready(ctx: Context, option: Option) -> None:

@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple
 
 from engine.events import AssistUsed, ComplicationSuffered, PoolChanged, ProcedureUpdated
 from engine.model import MOMENTUM_MAX, Option, State, TaskFrame, Unit, other
+from engine.rules import registry
 from engine.rules.context import Context
 
 import msgspec
@@ -190,6 +191,7 @@ def _roll(ctx: Context, f: TaskFrame) -> None:
             opposed = ctx.roll(20, 2, f"defence:{f.task}", unit=defender.id, target=target_number(defender, dspec))
     aimed = (f.task == "attack" and s.turn is not None and s.turn.unit == f.unit and "aim" in s.turn.minors)
     update(ctx, f, step="aim" if aimed else "resolve", nonce=nonce, rolled=rolled, assist=assist, opposed=opposed)
+    registry.call(ctx, "on_task_rolled", s.stack[-1])
 
 
 # task -> function(state, frame) -> (defender, its Spec) for Opposed Tasks

@@ -49,6 +49,12 @@ GOLDEN = [
     ("snatch", 2, 30, ("buy_dice", 3, {"buy": 3})),
     ("snatch", 6, 173, ("act", 15, {"assist": 1, "attack": 8, "capture": 1, "create_advantage": 1, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
     ("snatch", 33, 213, ("act", 101, {"bonus": 49, "drag": 1, "end": 1, "move": 49, "prone": 1})),
+    # the morale module (seed 004): its options in "act", and its re-roll windows
+    ("foundry", 1, 0, ("initiative_reroll", 3, {"keep": 1, "reroll": 2})),
+    ("foundry", 1, 3, ("act", 39, {"aim": 1, "assist": 3, "attack": 1, "boost": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 24, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
+    ("foundry", 1, 11, ("act", 51, {"aim": 1, "assist": 3, "attack": 2, "boost": 1, "counter": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 34, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
+    ("foundry", 1, 5, ("reroll", 2, {"keep": 1, "reroll": 1})),
+    ("foundry", 1, 21, ("test_reroll", 2, {"keep": 1, "reroll": 1})),
 ]
 
 
