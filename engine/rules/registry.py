@@ -18,7 +18,8 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
 - ``answers`` / ``defaults``: decision kind -> answer / time-out default, like the core's.
 - ``frame_steps``: frame type -> step, for the procedures the module puts on ``State.stack``.
 - ``after_move(ctx, unit_id)``: a unit has just moved (Movement, Sprint, fending off), before
-  the core looks for Ready reactions (added with the capture module: a dragged captive follows).
+  the core looks for Ready reactions (a dragged captive follows; an enemy two Size Classes
+  bigger coming within 10" is noted for a Fear test).
 - ``can_target(state, unit, target) -> bool``: False keeps ``target`` from being offered as a
   target of ``unit``'s attacks (in its turn, a Ready reaction or a Direct), e.g. stealth.
 - ``points(state) -> {side: points}``: victory points the module adds to the core's
@@ -29,7 +30,6 @@ Added with the morale module (seed 004), each called from one place in the core:
 - ``on_idle(ctx)``: ``flow.advance``, whenever no procedure is in progress and nobody has to
   decide, before the core checks the sides; a module emits or pushes a frame only when it has
   something to do (it is called again at once if it did).
-- ``on_move(ctx, unit)``: ``flow.after_move``, after any unit moved.
 - ``on_hit(ctx, victim, damage)``: ``attack._damage``, after a successful attack's damage
   (``damage`` after Resistance, 0 if none) was dealt, before its Injuries are resolved.
 - ``on_task_rolled(ctx, frame)``: ``tasks._roll``, after a Task's dice (and an Opposed
@@ -78,7 +78,6 @@ class Module:
     can_target: Callable[["State", "Unit", "Unit"], bool] | None = None
     # added with the morale module (seed 004); see the docstring
     on_idle: Callable[["Context"], None] | None = None
-    on_move: Callable[["Context", "Unit"], None] | None = None
     on_hit: Callable[["Context", "Unit", int], None] | None = None
     on_task_rolled: Callable[["Context", object], None] | None = None
     on_initiative_rolled: Callable[["Context", dict], bool] | None = None
@@ -125,7 +124,7 @@ def bonus(state: "State", hook: str, *args) -> int:
 
 
 def call(ctx: "Context", hook: str, *args) -> None:
-    """Run an event hook (``on_move``, ``on_hit``, ``on_task_rolled``, ``on_idle``) of every active module."""
+    """Run an event hook (``on_hit``, ``on_task_rolled``, ``on_idle``) of every active module."""
     for module in active(ctx.state):
         fn = getattr(module, hook)
         if fn is not None:

@@ -253,7 +253,6 @@ def after_move(ctx: Context, mover_id: str) -> None:
             module.after_move(ctx, mover_id)
     if ready_options(ctx.state, mover_id):
         ctx.emit(ProcedureStarted(frame=ReadyFrame(mover=mover_id)))
-    registry.call(ctx, "on_move", ctx.state.units[mover_id])
 
 
 def answer_ready(ctx: Context, option: Option) -> None:

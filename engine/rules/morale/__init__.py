@@ -49,7 +49,7 @@ MODULE = register(Module(
     frame_steps={MoraleTestFrame: rolls.test_step, RerollFrame: rolls.reroll_step,
                  InitiativeFrame: rolls.initiative_step},
     on_idle=_on_idle,
-    on_move=fear.on_move,
+    after_move=fear.after_move,
     on_hit=pilots.on_hit,
     on_task_rolled=rolls.on_task_rolled,
     on_initiative_rolled=rolls.on_initiative_rolled,

@@ -36,8 +36,9 @@ def can_be_frightened(unit: Unit) -> bool:
     return unit.endurance_max > 0 and not unit.incapacitated and not unit.unconscious and not unit.fear
 
 
-def on_move(ctx: Context, mover: Unit) -> None:
+def after_move(ctx: Context, mover_id: str) -> None:
     s = ctx.state
+    mover = s.units[mover_id]
     if mover.incapacitated:
         return
     for u in s.units.values():
