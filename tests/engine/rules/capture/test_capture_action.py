@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import events as ev
 from engine.model import TaskFrame
 
-from conftest import capture_scenario
+from tests.engine.rules.capture.capture_scenario import capture_scenario
 from tests.engine.rules.scenario import of_type
 
 DOWN = ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal")

@@ -9,7 +9,7 @@ import pytest
 from engine import events as ev
 from engine.rules.capture.dice import fxm, group_successes
 
-from conftest import capture_scenario
+from tests.engine.rules.capture.capture_scenario import capture_scenario
 from tests.engine.rules.scenario import of_type
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import events as ev
 from engine.rules.core.flow import points
 
-from conftest import capture_scenario
+from tests.engine.rules.capture.capture_scenario import capture_scenario
 from tests.engine.rules.scenario import of_type
 
 RULES = 'captor = "a"\nexit = "south"\ncaptive_points = 2\nexit_points = 3\ncharacter_points = 4'

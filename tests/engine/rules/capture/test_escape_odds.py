@@ -17,7 +17,7 @@ from engine.commands import Choose
 from engine.decide import decide
 from engine.dice import LocalDice
 
-from conftest import capture_scenario
+from tests.engine.rules.capture.capture_scenario import capture_scenario
 
 TRIALS = 6000
 SIGMAS = 4.5  # a true rate lands this far out about once in 150,000 runs
