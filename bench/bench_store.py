@@ -126,7 +126,7 @@ def bench_raw(path: Path, work: list[list[Append]], pool: list[bytes], events_pe
     def run() -> None:
         conn = sqlite_store.connect(path)
         sqlite_store.create_schema(conn, str(path))
-        conn.executemany(sqlite_store.INSERT_GAME, [(game_id(g), time.time(), b"") for g in range(len(work))])
+        conn.executemany(sqlite_store.INSERT_GAME, [(game_id(g), time.time(), b"", b"") for g in range(len(work))])
         rounds = max(len(appends) for appends in work)
         heads = [(0, GENESIS_HASH)] * len(work)
         ev_rows: list[tuple[str, int, bytes, bytes]] = []

@@ -229,6 +229,7 @@ def _reachable(width: int, height: int, cells: str, start: Cell, budget: int,
     best[first] = 0
     heap = [(0, first)]  # Dijkstra; costs are 1 or 2
     pop, push = heapq.heappop, heapq.heappush
+    reached = []
     while heap:
         cost, i = pop(heap)
         if cost > best[i]:
@@ -236,6 +237,9 @@ def _reachable(width: int, height: int, cells: str, start: Cell, budget: int,
         for j, step in steps[i]:
             nc = cost + step
             if nc <= budget and nc < best[j] and j not in blocked:
+                if best[j] == far:
+                    reached.append(j)
                 best[j] = nc
                 push(heap, (nc, j))
-    return tuple(((i % width, i // width), c) for i, c in enumerate(best) if c < far and i != first)
+    reached.sort()
+    return tuple(((i % width, i // width), best[i]) for i in reached if i != first)
