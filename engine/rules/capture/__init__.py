@@ -29,5 +29,6 @@ MODULE = register(Module(
     on_turn_start=actions.turn_started,
     on_end_phase=actions.end_phase,
     after_move=actions.follow,
+    can_target=actions.can_target,
     points=actions.points,
 ))

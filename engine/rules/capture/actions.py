@@ -71,6 +71,12 @@ def turn_options(state: State, unit: Unit, opts: list[Option]) -> list[Option]:
     return opts
 
 
+def can_target(state: State, unit: Unit, target: Unit) -> bool:
+    """No attack on a captive from anywhere: a directed ally's Task or a Ready reaction included
+    (the same house rule as in ``turn_options``)."""
+    return not target.captured
+
+
 def _by_id(state: State) -> list[Unit]:
     return [state.units[uid] for uid in sorted(state.units)]
 

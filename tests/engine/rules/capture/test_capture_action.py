@@ -117,6 +117,16 @@ def test_a_captive_is_not_a_target_for_attacks():
     assert [o for o in s.pending.options if o[0] == "attack" and o[1] == "b2"]
 
 
+def test_a_directed_ally_may_not_attack_a_captive_either():
+    units = [("a1", "a", "hero", 1, 1, True), ("a2", "a", "hero", 3, 1), ("b1", "b", "grunt", 2, 1),
+             ("b2", "b", "grunt", 6, 6)]
+    s = capture_scenario(units).given(DOWN, ev.UnitCaptured(unit="b1", by="a1")).play_to_turn("a1")
+    s.when("direct", "a2")
+    assert s.pending.kind == "directed" and s.pending.unit == "a2"
+    assert not [o for o in s.pending.options if o[0] == "attack" and o[1] == "b1"]  # the can_target hook
+    assert [o for o in s.pending.options if o[0] == "attack" and o[1] == "b2"]
+
+
 def test_without_the_module_nothing_of_it_is_offered():
     from tests.engine.rules.scenario import Scenario
 
