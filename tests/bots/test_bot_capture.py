@@ -19,7 +19,7 @@ RULES = '\n[profiles.snatcher]\nkind = "hero"\ninsight = 11\nweapons = ["knife"]
 
 def scene() -> Scenario:
     s = Scenario.__new__(Scenario)
-    text = mission_text(UNITS, map=WALLED, extra=RULES).replace("rounds = 3", 'rounds = 3\nmodules = ["capture"]', 1)
+    text = mission_text(UNITS, map=WALLED, extra=RULES, modules=("capture",))
     s.mission = parse_mission(text, "bot-capture")
     s.first = game_created("t", s.mission, "local", "")
     s.state = initial_state(s.first)

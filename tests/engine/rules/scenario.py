@@ -20,6 +20,7 @@ BASE = """
 id = "test"
 name = "test"
 rounds = {rounds}
+modules = {modules}
 
 [board]
 map = '''
@@ -95,9 +96,9 @@ weapons = ["phaser", "knife"]
 OPEN_MAP = "\n".join(["........"] * 8)
 
 
-def mission_text(units, map: str = OPEN_MAP, rounds: int = 3, extra: str = "") -> str:
-    """``units``: (id, side, profile, x, y[, commander]) each."""
-    text = BASE.format(map=map, rounds=rounds)
+def mission_text(units, map: str = OPEN_MAP, rounds: int = 3, extra: str = "", modules=()) -> str:
+    """``units``: (id, side, profile, x, y[, commander]) each; ``modules``: the rules modules on."""
+    text = BASE.format(map=map, rounds=rounds, modules="[" + ", ".join(f'"{m}"' for m in modules) + "]")
     for uid, side, profile, x, y, *cmd in units:
         text += f'\n[[units]]\nid = "{uid}"\nside = "{side}"\nprofile = "{profile}"\nat = [{x}, {y}]\n'
         if cmd and cmd[0]:
@@ -106,8 +107,8 @@ def mission_text(units, map: str = OPEN_MAP, rounds: int = 3, extra: str = "") -
 
 
 class Scenario:
-    def __init__(self, units, map: str = OPEN_MAP, rounds: int = 3, extra: str = ""):
-        self.mission = parse_mission(mission_text(units, map, rounds, extra), "test")
+    def __init__(self, units, map: str = OPEN_MAP, rounds: int = 3, extra: str = "", modules=()):
+        self.mission = parse_mission(mission_text(units, map, rounds, extra, modules), "test")
         self.first = game_created("t", self.mission, "local", "")
         self.state = initial_state(self.first)
         self.log: list[Event] = [self.first]

@@ -71,13 +71,13 @@ def test_missions_name_only_known_modules_and_each_once(probe):
     from tests.engine.rules.scenario import mission_text
 
     text = mission_text(UNITS)
-    with_probe = text.replace('rounds = 3', 'rounds = 3\nmodules = ["probe"]', 1)
+    with_probe = mission_text(UNITS, modules=("probe",))
     mission = parse_mission(with_probe, "probe.toml")
     assert mission.modules == ("probe",)
     with pytest.raises(MissionError, match="unknown module 'nope'.*probe"):
-        parse_mission(text.replace('rounds = 3', 'rounds = 3\nmodules = ["nope"]', 1), "x.toml")
+        parse_mission(mission_text(UNITS, modules=("nope",)), "x.toml")
     with pytest.raises(MissionError, match="named twice"):
-        parse_mission(text.replace('rounds = 3', 'rounds = 3\nmodules = ["probe", "probe"]', 1), "x.toml")
+        parse_mission(mission_text(UNITS, modules=("probe", "probe")), "x.toml")
     assert s.mission.modules == ()
 
 

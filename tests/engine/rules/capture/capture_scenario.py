@@ -24,19 +24,5 @@ weapons = ["knife"]
 
 def capture_scenario(units, capture: str = 'captor = "a"', map: str = OPEN_MAP, rounds: int = 3) -> Scenario:
     """A Scenario of ``units`` with ``modules = ["capture"]`` and the ``[capture]`` table given."""
-
-    class _Capture(Scenario):
-        pass
-
-    s = _Capture.__new__(_Capture)
-    from engine.evolve import initial_state
-    from engine.mission import game_created, parse_mission
-    from tests.engine.rules.scenario import mission_text
-
-    text = mission_text(units, map, rounds, extra=PROFILES + ("\n[capture]\n" + capture + "\n" if capture else ""))
-    text = text.replace(f"rounds = {rounds}", f'rounds = {rounds}\nmodules = ["capture"]', 1)
-    s.mission = parse_mission(text, "capture-test")
-    s.first = game_created("t", s.mission, "local", "")
-    s.state = initial_state(s.first)
-    s.log = [s.first]
-    return s
+    extra = PROFILES + ("\n[capture]\n" + capture + "\n" if capture else "")
+    return Scenario(units, map, rounds, extra=extra, modules=("capture",))

@@ -14,8 +14,8 @@ UNITS = [("a1", "a", "hero", 1, 1), ("b1", "b", "grunt", 6, 6)]
 
 
 def text(capture: str | None, module: bool = True) -> str:
-    t = mission_text(UNITS, extra=("\n[capture]\n" + capture + "\n") if capture is not None else "")
-    return t.replace("rounds = 3", 'rounds = 3\nmodules = ["capture"]', 1) if module else t
+    return mission_text(UNITS, extra=("\n[capture]\n" + capture + "\n") if capture is not None else "",
+                        modules=("capture",) if module else ())
 
 
 def test_the_capture_table_is_read_into_the_game():

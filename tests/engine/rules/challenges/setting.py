@@ -7,8 +7,6 @@ gives cards with ``CardDrawn`` events.
 
 from __future__ import annotations
 
-from engine.evolve import initial_state
-from engine.mission import game_created, parse_mission
 
 from tests.engine.rules.scenario import OPEN_MAP, Scenario, mission_text
 
@@ -139,16 +137,12 @@ SALT = (7, 7, 7, 7)
 
 
 def challenge_text(units, map: str = OPEN_MAP, rounds: int = 3, challenges: str = CHALLENGES + FACILITIES) -> str:
-    text = mission_text(units, map, rounds, extra=PROFILES + challenges)
-    return text.replace(f"rounds = {rounds}", f'rounds = {rounds}\nmodules = ["challenges"]', 1)
+    return mission_text(units, map, rounds, extra=PROFILES + challenges, modules=("challenges",))
 
 
 class CScenario(Scenario):
     def __init__(self, units, map: str = OPEN_MAP, rounds: int = 3, challenges: str = CHALLENGES + FACILITIES):
-        self.mission = parse_mission(challenge_text(units, map, rounds, challenges), "test")
-        self.first = game_created("t", self.mission, "local", "")
-        self.state = initial_state(self.first)
-        self.log = [self.first]
+        super().__init__(units, map, rounds, extra=PROFILES + challenges, modules=("challenges",))
 
     def start(self, *dice: int):
         """Start; ``dice`` default to the salt then side a winning the initiative."""

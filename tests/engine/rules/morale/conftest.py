@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
-from engine.evolve import initial_state
-from engine.mission import game_created, parse_mission
 
 from tests.engine.rules.scenario import Scenario, mission_text
 
@@ -71,16 +69,12 @@ WIDE_MAP = "\n".join(["................"] * 8)  # 16 x 8
 
 
 def morale_text(units, map: str = WIDE_MAP, rounds: int = 3) -> str:
-    text = mission_text(units, map, rounds, MECHS)
-    return text.replace(f"rounds = {rounds}", f'rounds = {rounds}\nmodules = ["morale"]', 1)
+    return mission_text(units, map, rounds, MECHS, modules=("morale",))
 
 
 class MoraleScenario(Scenario):
     def __init__(self, units, map: str = WIDE_MAP, rounds: int = 3):
-        self.mission = parse_mission(morale_text(units, map, rounds), "test")
-        self.first = game_created("t", self.mission, "local", "")
-        self.state = initial_state(self.first)
-        self.log = [self.first]
+        super().__init__(units, map, rounds, extra=MECHS, modules=("morale",))
 
     def when(self, *option, dice=()) -> list:
         """As ``Scenario.when``; an initiative re-roll window the test does not answer itself
