@@ -9,7 +9,7 @@ every hidden thing has been given a value drawn from what the side could believe
 returns ``view`` itself, and nothing it returns holds information the view lacks: all it may
 add is what it samples with ``rng``.
 
-The core rules (seed 001) hide nothing, so today a determinization is a copy of the view.
+The core rules (seed 001) hide nothing: in their games a determinization is a copy of the view.
 Modules with hidden information register a *sampler* in ``SAMPLERS``: a function
 ``(state, side, rng) -> None`` that fills in, in place on the copy, what the redactions of
 ``engine.view.REDACTIONS`` took out of ``side``'s view. For example:
@@ -20,8 +20,12 @@ Modules with hidden information register a *sampler* in ``SAMPLERS``: a function
   among the profiles it may be, and a hidden unit in a cell consistent with what was seen;
 - private information (who the Lieutenant is): draw it among the candidates still possible.
 
-Samplers run in registration order with the caller's ``rng``, so a search with a fixed seed
-samples the same worlds. A sampler reads only the view copy it is given.
+A sampler that serves one rules module says so in a ``modules`` attribute (a tuple of module
+names) and runs only on states of games that have one of them on; one without it runs on every
+state. ``hidden(state)`` says whether any sampler applies: where none does, the view is the
+whole truth and a search may make one determinization and keep its tree from one decision to
+the next. Samplers run in registration order with the caller's ``rng``, so a search with a
+fixed seed samples the same worlds. A sampler reads only the view copy it is given.
 """
 
 from __future__ import annotations
@@ -36,9 +40,20 @@ from engine.model import Side, State
 SAMPLERS: list[Callable[[State, Side, random.Random], None]] = []
 
 
+def _applies(sample, state: State) -> bool:
+    modules = getattr(sample, "modules", None)
+    return modules is None or any(m in state.modules for m in modules)
+
+
+def hidden(state: State) -> bool:
+    """True when some sampler applies to this game: its views may hide something."""
+    return any(_applies(sample, state) for sample in SAMPLERS)
+
+
 def determinize(view: State, side: Side, rng: random.Random) -> State:
     """A complete state consistent with ``side``'s ``view``, sampled with ``rng``."""
     state = clone(view)
     for sample in SAMPLERS:
-        sample(state, side, rng)
+        if _applies(sample, state):
+            sample(state, side, rng)
     return state

@@ -47,4 +47,5 @@ def sample_hands(state: State, side: Side, rng: random.Random) -> None:
         state.decks[owner] = sorted(cards[hidden_hand:])
 
 
+sample_hands.modules = ("challenges",)
 SAMPLERS.append(sample_hands)

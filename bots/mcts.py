@@ -44,7 +44,7 @@ import random
 import time
 
 from bots.base import Bot
-from bots.determinize import SAMPLERS, determinize
+from bots.determinize import determinize, hidden
 from bots.evaluate import reward
 from bots.policy import best_option, option_scores
 from bots.simulate import PROCEDURE_KINDS, decode, encode, step
@@ -162,7 +162,10 @@ class MctsBot(Bot):
         shared = _Stats(len(options))
         worlds: dict[bytes, _Node] = {}
         self.reused = 0
-        if self.reuse and not SAMPLERS and self._table:
+        # Where no sampler applies, every determinization is the same copy of the view: make it
+        # once, and keep the tree from one decision to the next.
+        sampling = hidden(view)
+        if self.reuse and not sampling and self._table:
             # The view is a state the last search reached (the same bytes): carry on from there.
             blob = encode(view)
             node = self._table.get(blob)
@@ -173,8 +176,6 @@ class MctsBot(Bot):
         self._table = {}
         limit = self.iterations
         done = 0
-        # Without samplers every determinization is the same copy of the view: make it once.
-        sampling = bool(SAMPLERS)
         root: _Node | None = None
         while True:
             if sampling or root is None:
@@ -204,7 +205,7 @@ class MctsBot(Bot):
         n, w = shared.n, shared.w
         self.last_root = (options, list(n), list(w), next(iter(worlds.values())).priors)
         best = max(range(len(options)), key=lambda i: (n[i], w[i] / n[i] if n[i] else 0.0))
-        if self.reuse and not SAMPLERS:
+        if self.reuse and not sampling:
             self._table = _subtree([root.edges[best] for root in worlds.values()])
         return options[best]
 

@@ -190,3 +190,26 @@ def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_
         sampled = [sorted(w.hands["a"]) for _, w in worlds[first:first + 12]]
         differs += any(h != sorted(true_hand) for h in sampled)
     assert differs, "every sampled hand was the true one: the sampler is not sampling"
+
+
+def test_the_card_sampler_serves_only_games_with_the_challenges_module_on():
+    """A game without hidden information is searched from one copy of the view, and the search
+    keeps its tree between decisions, even though a module with hidden hands is registered."""
+    from bots.hands import sample_hands
+
+    assert sample_hands in det.SAMPLERS and sample_hands.modules == ("challenges",)
+    assert det.hidden(SideViews("knives", 1).views["b"])
+    sv = SideViews("ridge", 3)
+    assert not det.hidden(sv.views["a"])
+    bot = MctsBot(2, iterations=300)
+    bot.new_game("a")
+    reused = []
+    while not sv.over and len(reused) < 12:
+        p = sv.state.pending
+        if p.side == "a":
+            option = bot.choose(sv.views["a"], sv.views["a"].pending)
+            reused.append(bot.reused)
+        else:
+            option = p.options[0]
+        sv.play(option)
+    assert any(reused), "the search never carried its tree over to the next decision"
