@@ -74,9 +74,7 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
             raise GameError(f"game {state.game_id} has already started")
         ctx = Context(clone_state(state), dice)
         ctx.emit(GameStarted())
-        for module in registry.active(ctx.state):
-            if module.on_game_start:
-                module.on_game_start(ctx)
+        registry.call(ctx, "on_game_start")
         flow.advance(ctx)
         return ctx.events
     if isinstance(command, Resign):

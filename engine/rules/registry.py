@@ -124,7 +124,8 @@ def bonus(state: "State", hook: str, *args) -> int:
 
 
 def call(ctx: "Context", hook: str, *args) -> None:
-    """Run an event hook (``on_hit``, ``on_task_rolled``, ``on_idle``) of every active module."""
+    """Run an event hook (``on_game_start``, ``after_move``, ``on_hit``, ...) of every active module,
+    in the mission's order."""
     for module in active(ctx.state):
         fn = getattr(module, hook)
         if fn is not None:

@@ -33,7 +33,7 @@ from engine.rules.core import attack
 
 # -- the act decision ---------------------------------------------------------------------------
 
-TARGETED = ("attack", "assist", "direct", "create_advantage", "first_aid")
+TARGETED = ("assist", "direct", "create_advantage", "first_aid")  # attacks: ``can_target``
 
 
 def turn_options(state: State, unit: Unit, opts: list[Option]) -> list[Option]:

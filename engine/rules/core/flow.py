@@ -35,9 +35,6 @@ def _ready_step(ctx: Context, f: ReadyFrame) -> None:
 
 FRAME_STEPS: dict[type, Callable] = {TaskFrame: tasks.step, ReadyFrame: _ready_step, DirectFrame: actions.direct_step}
 
-# Hooks modules add to the End Phase (RULES-BRIEF "Core"); each may emit events or ask.
-END_PHASE_HOOKS: list[Callable[[Context], None]] = []
-
 
 def advance(ctx: Context) -> None:
     s = ctx.state
@@ -109,9 +106,7 @@ def initiative_winner(rolls: dict[str, tuple[int, int, int]]) -> str:
 
 def initiative_won(ctx: Context, winner: str) -> None:
     ctx.emit(InitiativeWon(side=winner))
-    for module in registry.active(ctx.state):
-        if module.on_round_start:
-            module.on_round_start(ctx)
+    registry.call(ctx, "on_round_start")
     ctx.ask(winner, "first", [("first", winner), ("first", other(winner))])
 
 
@@ -148,11 +143,7 @@ def answer_activate(ctx: Context, option: Option) -> None:
 
 
 def _end_phase(ctx: Context) -> None:
-    for hook in END_PHASE_HOOKS:
-        hook(ctx)
-    for module in registry.active(ctx.state):
-        if module.on_end_phase:
-            module.on_end_phase(ctx)
+    registry.call(ctx, "on_end_phase")
     s = ctx.state
     ctx.emit(Checkpoint(state_hash=_hash(s)))
     ctx.emit(RoundEnded(round=s.round))
@@ -248,9 +239,7 @@ def ready_options(state: State, mover_id: str) -> list[Option]:
 def after_move(ctx: Context, mover_id: str) -> None:
     """Ready: "waiting for a specific situation or event to occur before attempting a Task".
     The situation (house rule) is an enemy moving where the readied unit can attack it."""
-    for module in registry.active(ctx.state):
-        if module.after_move:
-            module.after_move(ctx, mover_id)
+    registry.call(ctx, "after_move", mover_id)
     if ready_options(ctx.state, mover_id):
         ctx.emit(ProcedureStarted(frame=ReadyFrame(mover=mover_id)))
 
