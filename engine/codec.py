@@ -11,6 +11,7 @@ import hashlib
 
 import msgspec
 
+from engine.clone import planner
 from engine.events import AnyEvent, Event
 from engine.model import State
 
@@ -19,6 +20,8 @@ EVENT_FORMAT = 1  # bump, and add an upcaster, when an event's stored shape chan
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
 _event_decoder = msgspec.msgpack.Decoder(AnyEvent)
 _state_decoder = msgspec.msgpack.Decoder(State)
+
+_clone_state = planner(State)
 
 DecodeError = (msgspec.DecodeError, msgspec.ValidationError)
 
@@ -40,7 +43,15 @@ def decode_state(data: bytes) -> State:
 
 
 def clone_state(state: State) -> State:
-    """A deep copy: ``decide`` runs the rules forward on one, never on the caller's state."""
+    """A deep copy: ``decide`` runs the rules forward on one, never on the caller's state.
+
+    Equal to a MessagePack round trip (``roundtrip_state``), about five times faster
+    (``engine.clone``)."""
+    return _clone_state(state)
+
+
+def roundtrip_state(state: State) -> State:
+    """A deep copy by a MessagePack round trip: what ``clone_state`` must equal."""
     return _state_decoder.decode(_encoder.encode(state))
 
 
