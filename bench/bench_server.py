@@ -30,8 +30,11 @@ them when to go, reads /proc and prints.
 The server runs with the rate limit and the clocks raised (``--rate``, ``--burst``,
 ``--move-ms``, ``--reserve-ms``, ``--max-timeouts 0``): a load test must be neither throttled nor
 timed out. Everything else is as shipped: log level ``info`` (one JSON line per command, to a
-file here), websockets' defaults (permessage-deflate, which the clients offer as websockets'
-clients do; ``--compression none`` to compare), the server's keepalive pings. Each measured phase
+file here), no permessage-deflate (``skirmish serve``'s default, docs/decisions.md), the
+server's keepalive pings. Both servers are measured alike: the clients offer no compression to
+either (a bare websockets server would accept deflate if offered, and the echo then pays for
+compression that skirmish does not); ``--compression deflate`` compresses on both (the skirmish
+server then runs with ``--compression deflate``). Each measured phase
 has a warm-up (``--warmup``) excluded from the figures. CPU use of each process over the window
 comes from /proc (100% = one core), and so does the CPU everything else on the machine used
 meanwhile; the load average is printed before each phase too, because on a shared machine the
@@ -373,8 +376,7 @@ def server_command(args, tmp: Path) -> tuple[list[str], dict | None, str]:
     """How to start ``skirmish serve`` (plain, under pyinstrument, or with the GC wrapper)."""
     serve = ["-m", "server.cli", "serve", "--port", "0", "--db", str(tmp / "bench.sqlite"), *SERVER_LIMITS,
              "--log-level", args.server_log_level]
-    if args.server_compression:
-        serve += ["--compression", args.server_compression]
+    serve += ["--compression", args.server_compression or args.compression]
     if args.profile:
         session = str(Path(args.profile).resolve())
         return [PY, "-m", "pyinstrument", "-r", "pyisession", "-o", session, *serve], None, "  [under pyinstrument]"
@@ -534,13 +536,15 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--warmup", type=float, default=3.0, help="warm-up seconds before each window (default 3)")
     ap.add_argument("--codec", choices=["msgpack", "json"], default="msgpack",
                     help="wire codec, both servers (default msgpack)")
-    ap.add_argument("--compression", choices=["deflate", "none"], default="deflate",
-                    help="what the clients offer: permessage-deflate (websockets' default) or none")
+    ap.add_argument("--compression", choices=["deflate", "none"], default="none",
+                    help="permessage-deflate on both servers' connections, or none (default: none, as "
+                         "skirmish serve negotiates by default)")
     ap.add_argument("--no-batch", action="store_true",
                     help="skirmish clients use protocol v1's separate pushes (default: hello batch, one "
                          "updates frame per command)")
     ap.add_argument("--server-compression", choices=["deflate", "none"], default=None,
-                    help="skirmish serve --compression (default: the server's default)")
+                    help="skirmish serve --compression (default: as --compression, so that both servers "
+                         "compress alike)")
     ap.add_argument("--mission", default="ridge", help="a bundled mission (default ridge)")
     ap.add_argument("--phases", default=",".join(PHASES), help=f"comma-separated subset of {','.join(PHASES)}")
     ap.add_argument("--half-rate", type=float, default=0.0,
@@ -582,7 +586,8 @@ def main() -> int:
     print(f"  machine: {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, Python "
           f"{platform.python_version()}, websockets {websockets.__version__}, msgspec {msgspec.__version__}; "
           f"load average {loadavg()}")
-    print(f"  codec {args.codec}, client compression {args.compression}, "
+    print(f"  codec {args.codec}, compression {args.compression} (skirmish serve --compression "
+          f"{args.server_compression or args.compression}), "
           f"{'protocol v1 pushes (--no-batch)' if args.no_batch else 'hello batch (one updates frame per command)'}, "
           f"warm-up {args.warmup:g} s + "
           f"{args.seconds:g} s measured per phase, {args.client_procs} load generator process(es), "

@@ -6,8 +6,9 @@ What a minimal MessagePack RPC server over WebSockets does and nothing more: for
 decodes the request (``msgpack``, the reference library; ``json`` with ``--codec json``), builds
 a reply map of similar size (``type``, ``game_id``, ``seq``, ``option`` and the request's ``id``)
 and sends it back, awaiting the send. No game, no store, no log, no send queue. ``websockets``
-runs with its defaults, as ``skirmish serve`` does (permessage-deflate offered, keepalive pings
-every 20 s). Prints ``listening on ws://HOST:PORT`` once bound, like ``skirmish serve``; stops on
+runs with its defaults (keepalive pings every 20 s; permessage-deflate if the client offers it,
+which ``bench_server.py`` does only with ``--compression deflate``, when ``skirmish serve``
+accepts it too). Prints ``listening on ws://HOST:PORT`` once bound, like ``skirmish serve``; stops on
 SIGTERM or SIGINT.
 
 It imports nothing from skirmish.
