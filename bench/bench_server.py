@@ -17,7 +17,9 @@ them when to go, reads /proc and prints.
    joining), the deciding seat answering each decision at once with a seeded random option, a
    game that ends replaced by a new one: commands/s (acks received per second, all games) and
    p50/p99 of command -> ack, command -> next decision, command -> first event. The ratio
-   commands/s / echo requests/s is the figure of issue 4 (aim: at least 0.4).
+   commands/s / echo requests/s is the figure of issue 4 (aim: at least 0.4). The summary also
+   says what the aim leaves the server on this machine: at the aimed rate, the CPU the load
+   generator needs (at its measured cost per command) and the server's must fit in the cores.
 3. **half**: the same games, each command paced (Poisson) so that all together offer half the
    peak rate of phase 2: p50/p99 latency (aim: p99 command -> ack under 50 ms; the event and the
    decision come before the ack, so their p99s are lower still).
@@ -459,6 +461,17 @@ def print_summary(args, res: dict) -> list[bool]:
         ratio = p["rate"] / e["rate"]
         oks.append(ratio >= RATIO_AIM)
         print(f"  throughput ratio skirmish / echo = {ratio:.3f}   aim >= {RATIO_AIM}: {mark(ratio >= RATIO_AIM)}")
+        # What the aim asks of the server on this machine: at the aimed rate the load generator
+        # (at its measured CPU per command) and the server together must fit in the cores.
+        cores = os.cpu_count() or 1
+        aimed = RATIO_AIM * e["rate"]
+        client_us = p["client_cpu"] / max(1e-9, p["rate"]) * 1e6
+        budget_us = cores / aimed * 1e6 - client_us
+        print(f"  at the aim ({aimed:.0f} commands/s) the load generator alone, at its {client_us:.0f} us of CPU per "
+              f"command, needs {aimed * client_us / 1e6:.2f} of the {cores} cores: the server would have "
+              + (f"{budget_us:.0f} us of CPU per command" if budget_us > 0 else "no CPU left")
+              + f" (it uses {p['server_cpu'] / max(1e-9, p['rate']) * 1e6:.0f}; the echo server "
+              f"{e['server_cpu'] / max(1e-9, e['rate']) * 1e6:.0f} per request)")
     if h:
         p99 = percentile(h["lat_ack_ms"], 99)
         oks.append(p99 < P99_AIM_MS)
