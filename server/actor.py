@@ -279,18 +279,18 @@ class GameActor:
     def _publish(self, sub: Submitted, exclude: Connection | None = None, announce: bool = True) -> None:
         """Fan the stored events out to every watcher, each in its own view; then what is pending."""
         frames: dict[tuple[str, str, int], object] = {}
-        items: dict[tuple[str, int], EventItem | None] = {}
+        items: dict[str, list[EventItem]] = {}  # per viewer: shared by its connections (one encoding)
         for conn, viewer in list(self.watchers.items()):
             if conn is exclude:
                 continue
             if conn.batch:
-                for i, event in enumerate(sub.events):
-                    key = (viewer, i)
-                    if key not in items:
-                        seen = view(event, viewer)
-                        items[key] = None if seen is None else EventItem(seq=sub.first_seq + i, event=seen)
-                    if items[key] is not None:
-                        self._stage(conn, items[key])
+                seen_by = items.get(viewer)
+                if seen_by is None:
+                    seen_by = items[viewer] = [
+                        EventItem(seq=sub.first_seq + i, event=seen)
+                        for i, event in enumerate(sub.events) if (seen := view(event, viewer)) is not None]
+                if seen_by:
+                    self._stage_events(conn, seen_by)
                 continue
             for i, event in enumerate(sub.events):
                 key = (viewer, conn.codec.name, i)
@@ -397,6 +397,15 @@ class GameActor:
             cur[slot] = part
         else:
             cur[0].append(part)
+
+    def _stage_events(self, conn: Connection, items: list[EventItem]) -> None:
+        """``_stage`` of each of ``items``, in one step."""
+        staged = self._staged.get(conn)
+        cur = staged[-1] if staged else None
+        if cur is None or cur[1] is not None or cur[2] is not None or cur[3] is not None:
+            cur = [[], None, None, None]
+            self._staged.setdefault(conn, []).append(cur)
+        cur[0].extend(items)
 
     def _flush(self) -> None:
         """Send the staged updates: one frame per ``updates``, each distinct one encoded once per codec."""

@@ -27,7 +27,7 @@ from engine.commands import Command
 from engine.decide import decide
 from engine.dice import ProvablyFairDice
 from engine.dice.fair import check_client_seed
-from engine.events import ClientSeedAdded, Event, SeatTaken, SeedRevealed
+from engine.events import ClientSeedAdded, Event, GameEnded, SeatTaken, SeedRevealed
 from engine.evolve import evolve, initial_state, replay
 from engine.mission import Mission, game_created
 from engine.model import State
@@ -189,6 +189,4 @@ class LiveGame:
 
 
 def _ends(events: list[Event]) -> bool:
-    from engine.events import GameEnded
-
     return isinstance(events[-1], GameEnded)
