@@ -343,7 +343,7 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    thresholds = gc.get_threshold()
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
     try:
@@ -356,5 +356,6 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        if not frozen:  # (objects someone else froze before stay frozen)
+            gc.unfreeze()
     return 0
