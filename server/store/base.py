@@ -67,6 +67,9 @@ class ConcurrencyError(StoreError):
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
 
+    def __reduce__(self):  # pickled by the writer process (server.store.sqlite)
+        return type(self), (self.game_id, self.expected_seq, self.actual_seq)
+
 
 class UnknownGame(StoreError):
     """The game id was never created in this store."""
@@ -74,6 +77,9 @@ class UnknownGame(StoreError):
     def __init__(self, game_id: str) -> None:
         super().__init__(f"unknown game {game_id!r}")
         self.game_id = game_id
+
+    def __reduce__(self):
+        return type(self), (self.game_id,)
 
 
 class GameExists(StoreError):
@@ -83,12 +89,19 @@ class GameExists(StoreError):
         super().__init__(f"game {game_id!r} already exists")
         self.game_id = game_id
 
+    def __reduce__(self):
+        return type(self), (self.game_id,)
+
 
 class StoreClosed(StoreError):
     """The store was closed; it accepts no more calls."""
 
     def __init__(self, what: str = "store") -> None:
         super().__init__(f"{what} is closed")
+        self.what = what
+
+    def __reduce__(self):
+        return type(self), (self.what,)
 
 
 # --------------------------------------------------------------------------- values

@@ -21,6 +21,13 @@ Guarantees, on top of the :class:`~server.store.base.EventStore` contract:
 - **The event loop never blocks on SQLite.** Reads use a second connection on a second
   dedicated thread (WAL lets it read while the writer writes), and see exactly what has been
   committed.
+- **The writer may run in a child process** (``writer="process"``, what ``skirmish serve``
+  does): the write connection and the cache then live in a process of their own, which gets
+  each batch over a socket and answers after its COMMIT, so the acknowledgements mean the same.
+  A writer thread shares the GIL with the event loop: every SQLite step lets go of it and takes
+  it back, and on a busy server the loop paid for that in waiting (docs/decisions.md). The
+  child ignores SIGINT and SIGTERM and stops when its socket closes: when the store closes, or
+  when the server dies, after the transaction it is writing.
 
 Open with ``await SQLiteStore.open(path)``; the file and schema are created if missing.
 """
@@ -28,7 +35,12 @@ Open with ``await SQLiteStore.open(path)``; the file and schema are created if m
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import pickle
+import signal
+import socket
 import sqlite3
+import struct
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -59,11 +71,12 @@ from .base import (
     check_snapshot,
 )
 
-__all__ = ["SCHEMA_VERSION", "SQLiteStore", "WriterStats"]
+__all__ = ["SCHEMA_VERSION", "SQLiteStore", "WRITERS", "WriterStats"]
 
 T = TypeVar("T")
 
 SCHEMA_VERSION = 2  # 2: games.secret
+WRITERS = ("thread", "process")  # where the write connection lives (SQLiteStore.open)
 # 2 KiB pages: every transaction rewrites each touched game's tail page of the (game_id, seq) and
 # (game_id, command_id) indexes, so the WAL bytes (and fsync time) per commit scale with the page
 # size. 2 KiB gave ~15% more durable appends than 4 KiB in bench/bench_store.py; 1 KiB was no
@@ -380,6 +393,121 @@ class _Writer:
         """COMMIT the open transaction (a seam for fault-injection tests)."""
         self.conn.execute("COMMIT")
 
+    def pragmas(self) -> dict[str, Any]:
+        return {
+            name: self.conn.execute(f"PRAGMA {name}").fetchone()[0]
+            for name in ("journal_mode", "synchronous", "user_version")
+        }
+
+
+def _open_writer(path: Path, cache_size: int) -> _Writer:
+    try:
+        conn = connect(path)
+        try:
+            create_schema(conn, str(path))
+        except BaseException:
+            conn.close()
+            raise
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open sqlite store {str(path)!r}: {exc}") from exc
+    return _Writer(conn, str(path), cache_size)
+
+
+# ----------------------------------------------------------------------------- the writer process
+
+_LEN = struct.Struct(">I")  # each message on the writer's socket: its length, then a pickle
+
+
+def _writer_process(sock: socket.socket, path: str, cache_size: int) -> None:
+    """The child's main (``writer="process"``): answer each ``(method, args)`` of the parent with
+    ``(True, _Writer.method(*args))`` or ``(False, exception)``, in order, until the socket closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop, by closing the socket
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    writer: _Writer | None = None
+    with sock, sock.makefile("rwb") as f:
+        try:
+            writer, failure = _open_writer(Path(path), cache_size), None
+        except BaseException as exc:
+            failure = exc
+        try:
+            while True:
+                head = f.read(_LEN.size)
+                if len(head) < _LEN.size:
+                    return  # the store closed, or the server died
+                method, args = pickle.loads(f.read(_LEN.unpack(head)[0]))
+                try:
+                    if writer is None:
+                        raise failure  # type: ignore[misc]
+                    reply = (True, None if method == "ready" else getattr(writer, method)(*args))
+                except Exception as exc:
+                    reply = (False, exc)
+                data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+                f.write(_LEN.pack(len(data)) + data)
+                f.flush()
+        finally:
+            if writer is not None:
+                writer.conn.close()
+
+
+class _WriterProcess:
+    """The parent's side of the writer process: ``await call("write_batch", requests)``."""
+
+    def __init__(self, proc, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str) -> None:
+        self.proc = proc
+        self.path = path
+        self._reader = reader
+        self._writer = writer
+        self._lock = asyncio.Lock()  # one call at a time: replies come in the order of the calls
+
+    @classmethod
+    async def start(cls, path: Path, cache_size: int) -> _WriterProcess:
+        """Start the process; it opens the file (StoreError if it cannot) before this returns."""
+        ours, theirs = socket.socketpair()
+        proc = multiprocessing.get_context("spawn").Process(
+            target=_writer_process, args=(theirs, str(path), cache_size), name="skirmish-store-writer", daemon=True
+        )
+        try:
+            proc.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        self = cls(proc, reader, writer, str(path))
+        try:
+            await self.call("ready")
+        except BaseException:
+            await self.stop()
+            raise
+        return self
+
+    async def call(self, method: str, *args: Any) -> Any:
+        data = pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL)
+        async with self._lock:
+            try:
+                self._writer.write(_LEN.pack(len(data)) + data)
+                await self._writer.drain()
+                (n,) = _LEN.unpack(await self._reader.readexactly(_LEN.size))
+                ok, value = pickle.loads(await self._reader.readexactly(n))
+            except (asyncio.IncompleteReadError, ConnectionError) as exc:
+                raise StoreError(
+                    f"sqlite store {self.path!r}: the writer process is gone (exit code {self.proc.exitcode})"
+                ) from exc
+        if not ok:
+            raise value
+        return value
+
+    async def stop(self, timeout: float = 30.0) -> None:
+        """Close the socket (the child finishes the transaction it is writing, if any, and exits)
+        and wait for the process to end; past ``timeout`` seconds, kill it."""
+        self._writer.close()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self.proc.join, timeout)
+        if self.proc.exitcode is None:
+            self.proc.kill()
+            await loop.run_in_executor(None, self.proc.join)
+
 
 # ----------------------------------------------------------------------------- the store
 
@@ -395,7 +523,8 @@ class SQLiteStore(EventStore):
         self.stats = WriterStats()
         self._wexec = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store-writer")
         self._rexec = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store-reader")
-        self._writer: _Writer | None = None
+        self._writer: _Writer | None = None  # writer="thread"
+        self._process: _WriterProcess | None = None  # writer="process"
         self._rconn: sqlite3.Connection | None = None
         self._cache_size = cache_size
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
@@ -406,14 +535,18 @@ class SQLiteStore(EventStore):
 
     @classmethod
     async def open(
-        cls, path: str | PathLike[str], *, max_batch: int = 2048, cache_size: int = 100_000
+        cls, path: str | PathLike[str], *, max_batch: int = 2048, cache_size: int = 100_000, writer: str = "thread"
     ) -> SQLiteStore:
         """Open (creating if needed) the store in the file ``path``.
 
         ``max_batch`` caps the write requests per transaction; ``cache_size`` caps the games
-        whose chain head the writer keeps in memory. Raises ValueError for ``:memory:`` (use
-        MemoryStore) and :class:`StoreError` if the file cannot be opened as a store.
+        whose chain head the writer keeps in memory; ``writer`` is where the write connection
+        lives: "thread" (a thread of this process) or "process" (a child process, see the module
+        docstring). Raises ValueError for ``:memory:`` (use MemoryStore) or another ``writer``,
+        and :class:`StoreError` if the file cannot be opened as a store.
         """
+        if writer not in WRITERS:
+            raise ValueError(f"writer is one of {', '.join(WRITERS)}, not {writer!r}")
         p = Path(path)
         if str(path) == ":memory:" or str(path).startswith("file:"):
             raise ValueError(f"SQLiteStore needs a file path, not {str(path)!r} (use MemoryStore for memory)")
@@ -422,7 +555,10 @@ class SQLiteStore(EventStore):
         store = cls(p, max_batch=max_batch, cache_size=cache_size, _token=_OPEN_TOKEN)
         loop = asyncio.get_running_loop()
         try:
-            store._writer = await loop.run_in_executor(store._wexec, store._open_writer)
+            if writer == "process":
+                store._process = await _WriterProcess.start(p, cache_size)
+            else:
+                store._writer = await loop.run_in_executor(store._wexec, _open_writer, p, cache_size)
             store._rconn = await loop.run_in_executor(store._rexec, store._open_reader)
         except BaseException:
             await store._release()
@@ -431,18 +567,6 @@ class SQLiteStore(EventStore):
         return store
 
     # --- connections (each created, used and closed on its own thread) ---
-
-    def _open_writer(self) -> _Writer:
-        try:
-            conn = connect(self.path)
-            try:
-                create_schema(conn, str(self.path))
-            except BaseException:
-                conn.close()
-                raise
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open sqlite store {str(self.path)!r}: {exc}") from exc
-        return _Writer(conn, str(self.path), self._cache_size)
 
     def _open_reader(self) -> sqlite3.Connection:
         try:
@@ -465,9 +589,9 @@ class SQLiteStore(EventStore):
 
     async def _write_loop(self) -> None:
         """The one writer: take every queued request, write them in one transaction, resolve them."""
-        assert self._writer is not None
+        assert self._writer is not None or self._process is not None
         loop = asyncio.get_running_loop()
-        queue, writer, stats = self._queue, self._writer, self.stats
+        queue, writer, process, stats = self._queue, self._writer, self._process, self.stats
         items: list[tuple[_Request, asyncio.Future[Any]]] = []
         try:
             while True:
@@ -483,9 +607,11 @@ class SQLiteStore(EventStore):
                         break
                     item = queue.get_nowait()
                 if items:
-                    results, n_events = await loop.run_in_executor(
-                        self._wexec, writer.write_batch, [req for req, _ in items]
-                    )
+                    requests = [req for req, _ in items]
+                    if process is not None:
+                        results, n_events = await process.call("write_batch", requests)
+                    else:
+                        results, n_events = await loop.run_in_executor(self._wexec, writer.write_batch, requests)
                     if n_events < 0:
                         stats.failed_transactions += 1
                     else:
@@ -616,16 +742,10 @@ class SQLiteStore(EventStore):
         """The write connection's ``journal_mode``, ``synchronous`` (2 = FULL) and ``user_version``."""
         if self._closed:
             raise StoreClosed(f"sqlite store {str(self.path)!r}")
+        if self._process is not None:
+            return await self._process.call("pragmas")
         assert self._writer is not None
-        conn = self._writer.conn
-
-        def q() -> dict[str, Any]:
-            return {
-                name: conn.execute(f"PRAGMA {name}").fetchone()[0]
-                for name in ("journal_mode", "synchronous", "user_version")
-            }
-
-        return await asyncio.get_running_loop().run_in_executor(self._wexec, q)
+        return await asyncio.get_running_loop().run_in_executor(self._wexec, self._writer.pragmas)
 
     # --- closing ---
 
@@ -650,6 +770,9 @@ class SQLiteStore(EventStore):
         if self._writer is not None:
             await loop.run_in_executor(self._wexec, self._writer.conn.close)
             self._writer = None
+        if self._process is not None:
+            await self._process.stop()
+            self._process = None
         if self._rconn is not None:
             await loop.run_in_executor(self._rexec, self._rconn.close)
             self._rconn = None

@@ -41,6 +41,16 @@ class TestSQLiteStore(EventStoreSuite):
         await s.close()
 
 
+class TestSQLiteStoreWriterProcess(EventStoreSuite):
+    """The same contract with the write connection in a child process (``skirmish serve``'s way)."""
+
+    @pytest.fixture
+    async def store(self, tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+        s = await SQLiteStore.open(tmp_path / "events.sqlite", writer="process")
+        yield s
+        await s.close()
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "store.sqlite"
@@ -394,3 +404,45 @@ async def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
         assert r.first_seq == last + 1
         with pytest.raises(UnknownGame):
             await s.append("game-999", 0, [b"x"])
+
+
+# ---------------------------------------------------------------------------- the writer process
+
+
+async def test_the_writer_process_commits_before_it_answers_and_stops_when_the_store_closes(db: Path) -> None:
+    s = await SQLiteStore.open(db, writer="process")
+    proc = s._process.proc
+    assert proc.is_alive() and proc.pid != os.getpid()
+    await s.create_game("g")
+    await asyncio.gather(*(s.append("g", 0, [b"x"], command_id="c") for _ in range(3)))
+    with sqlite3.connect(db) as raw:  # another connection sees the acknowledged rows at once
+        assert raw.execute("SELECT count(*) FROM events WHERE game_id = 'g'").fetchone()[0] == 1
+    assert await s.pragmas() == {"journal_mode": "wal", "synchronous": 2, "user_version": sqlite_mod.SCHEMA_VERSION}
+    with pytest.raises(ConcurrencyError) as err:  # the child's typed errors come back as they were
+        await s.append("g", 0, [b"y"])
+    assert (err.value.game_id, err.value.expected_seq, err.value.actual_seq) == ("g", 0, 1)
+    with pytest.raises(UnknownGame):
+        await s.append("nope", 0, [b"y"])
+    await s.close()
+    assert proc.exitcode == 0
+
+
+async def test_a_writer_process_that_dies_fails_every_later_write(db: Path) -> None:
+    async with await SQLiteStore.open(db, writer="process") as s:
+        await s.create_game("g")
+        s._process.proc.kill()
+        s._process.proc.join(10)
+        with pytest.raises(StoreError, match="writer process is gone"):
+            await s.append("g", 0, [b"x"])
+        with pytest.raises(StoreError, match="writer stopped"):
+            await s.append("g", 0, [b"x"])
+        assert [e.seq for e in await s.read("g")] == []  # reads go on
+
+
+async def test_a_writer_process_that_cannot_open_the_file_fails_open(tmp_path: Path) -> None:
+    bad = tmp_path / "not-a-database.sqlite"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="cannot open sqlite store"):
+        await SQLiteStore.open(bad, writer="process")
+    with pytest.raises(ValueError, match="writer is one of"):
+        await SQLiteStore.open(tmp_path / "x.sqlite", writer="fibre")
