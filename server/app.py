@@ -102,7 +102,7 @@ async def open_configured_store(config: ServerConfig) -> EventStore:
     if path is None:
         return MemoryStore()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return await SQLiteStore.open(path)
+    return await SQLiteStore.open(path, writer=config.store_writer)
 
 
 class App:

@@ -227,7 +227,8 @@ async def cmd_serve(args) -> int:
         config = ServerConfig.from_env(
             host=args.host, port=args.port, db=str(args.db) if args.db else None, move_ms=args.move_ms,
             reserve_ms=args.reserve_ms, max_timeouts=args.max_timeouts, max_frame=args.max_frame,
-            rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression)
+            rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression,
+            store_writer=args.store_writer)
         configure_logging(config.log_level)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -299,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: info")
     p.add_argument("--compression", default=None, choices=["deflate", "none"],
                    help="permessage-deflate when a client offers it (deflate), or never (none, the default: less CPU and memory per connection, more bytes)")
+    p.add_argument("--store-writer", default=None, choices=["process", "thread"],
+                   help="where the SQLite store writes: a child process (the default: the event loop keeps "
+                        "the GIL to itself) or a thread of the server")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("missions", help="list the bundled missions")

@@ -15,6 +15,9 @@ Defaults, and why:
 - ``compression`` "none": the server declines permessage-deflate, trading bytes on the wire
   (about 0.9 KB a frame) for the server's CPU and memory per connection (docs/decisions.md);
   "deflate" accepts it when the client offers it (websockets' default).
+- ``store_writer`` "process": the SQLite store's write connection lives in a child process, so
+  that the event loop does not share the GIL with SQLite (docs/decisions.md); "thread" keeps it
+  on a thread of the server's process.
 - ``send_buffer`` 4 MiB: what may wait in one connection's send queue. A reader that falls
   further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
 """
@@ -50,6 +53,7 @@ class ServerConfig:
     list_limit: int = 200  # games listed by list_games (the most recent)
     log_level: str = "info"
     compression: str = "none"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
+    store_writer: str = "process"  # the SQLite store's writer: in a child "process" or a "thread"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -67,6 +71,8 @@ class ServerConfig:
             raise ValueError("rate must be > 0 and burst >= 1")
         if self.compression not in ("deflate", "none"):
             raise ValueError(f"compression is 'deflate' or 'none', not {self.compression!r}")
+        if self.store_writer not in ("process", "thread"):
+            raise ValueError(f"store_writer is 'process' or 'thread', not {self.store_writer!r}")
         if self.max_frame < 1 or self.ws_max_size < self.max_frame:
             raise ValueError("max_frame must be >= 1 and ws_max_size >= max_frame")
 

@@ -135,6 +135,10 @@ def test_settings_from_the_environment_and_flags():
         ServerConfig(max_frame=2**21)  # above websockets' max_size
     with pytest.raises(ValueError):
         ServerConfig(port=70000)
+    assert ServerConfig().store_writer == "process"
+    assert ServerConfig.from_env({"SKIRMISH_STORE_WRITER": "thread"}).store_writer == "thread"
+    with pytest.raises(ValueError, match="store_writer"):
+        ServerConfig(store_writer="fibre")
 
 
 def test_serve_refuses_bad_settings():
