@@ -27,7 +27,8 @@ them when to go, reads /proc and prints.
    all playing slowly (one command every ``--capacity-interval`` seconds per game, Poisson);
    then a probe: every game answers its pending decision at once and must get its ``ack``
    within ``--probe-timeout`` seconds. Reported: games held, games that answered the probe,
-   the server's RSS (VmRSS from /proc) before, during, and its peak (VmHWM).
+   the server's RSS (VmRSS from /proc) before, during, and its peak (VmHWM). The server's CPU
+   and memory figures include its child processes (the store's writer process).
 
 The server runs with the rate limit and the clocks raised (``--rate``, ``--burst``,
 ``--move-ms``, ``--reserve-ms``, ``--max-timeouts 0``): a load test must be neither throttled nor
@@ -106,6 +107,15 @@ runpy.run_module("server.cli", run_name="__main__", alter_sys=True)
 # ---------------------------------------------------------------------------------- helpers
 
 
+def _stat_cpu_s(path: str, missing: float = float("nan")) -> float:
+    """utime + stime of a /proc stat file, in seconds (``missing`` if it cannot be read)."""
+    try:
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    except (OSError, IndexError, ValueError):
+        return missing
+
+
 def nofile_for(wanted: int) -> tuple[int, int]:
     """Raise this process's RLIMIT_NOFILE soft limit towards ``wanted`` (capped by the hard one)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -172,27 +182,42 @@ class Child:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
+    def pids(self) -> list[int]:
+        """This process and its descendants now (the server's store writer process, say)."""
+        found, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            try:
+                for task in Path(f"/proc/{pid}/task").iterdir():
+                    todo += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                pass
+        return found
+
     def cpu_s(self, task: int | None = None) -> float:
-        """CPU seconds used so far: the whole process (every thread), or one of its threads."""
-        path = f"/proc/{self.proc.pid}/stat" if task is None else f"/proc/{self.proc.pid}/task/{task}/stat"
-        try:
-            fields = Path(path).read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
-        except (OSError, IndexError, ValueError):
-            return float("nan")
+        """CPU seconds used so far: the whole process (every thread) with its child processes, or
+        one of its threads."""
+        if task is not None:
+            return _stat_cpu_s(f"/proc/{self.proc.pid}/task/{task}/stat")
+        return sum(_stat_cpu_s(f"/proc/{pid}/stat", 0.0 if pid != self.proc.pid else float("nan"))
+                   for pid in self.pids())
 
     def main_thread_cpu_s(self) -> float:
         """CPU seconds of the main thread (the server's event loop; its task id is the pid)."""
         return self.cpu_s(self.proc.pid)
 
     def status_kb(self, key: str) -> int:
-        try:
-            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-        except OSError:
-            pass
-        return 0
+        """``key`` of /proc/PID/status (VmRSS, VmHWM), summed over the process and its children."""
+        total = 0
+        for pid in self.pids():
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith(key + ":"):
+                        total += int(line.split()[1])
+            except OSError:
+                pass
+        return total
 
     def limits(self) -> str:
         try:
@@ -324,7 +349,8 @@ def lat(r: dict, key: str) -> str:
 
 def cpu(r: dict, server: str) -> str:
     return (f"CPU over the window: {server} {pct(r['server_cpu'])} (main thread {pct(r['server_loop_cpu'])}, "
-            f"other threads {pct(r['server_cpu'] - r['server_loop_cpu'])}), load generator {pct(r['client_cpu'])}, "
+            f"other threads and child processes {pct(r['server_cpu'] - r['server_loop_cpu'])}), "
+            f"load generator {pct(r['client_cpu'])}, "
             f"everything else on the machine {pct(r['other_cpu'])} (100% = one core; {os.cpu_count()} cores)")
 
 
