@@ -35,12 +35,13 @@ Open with ``await SQLiteStore.open(path)``; the file and schema are created if m
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import os
 import pickle
 import signal
 import socket
 import sqlite3
 import struct
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -450,9 +451,13 @@ def _writer_process(sock: socket.socket, path: str, cache_size: int) -> None:
 
 
 class _WriterProcess:
-    """The parent's side of the writer process: ``await call("write_batch", requests)``."""
+    """The parent's side of the writer process: ``await call("write_batch", requests)``.
 
-    def __init__(self, proc, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str) -> None:
+    The child is ``python -m server.store.writer`` (not ``multiprocessing``, which would import
+    the parent's main script again in the child), given its end of a socket pair."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter, path: str) -> None:
         self.proc = proc
         self.path = path
         self._reader = reader
@@ -463,11 +468,12 @@ class _WriterProcess:
     async def start(cls, path: Path, cache_size: int) -> _WriterProcess:
         """Start the process; it opens the file (StoreError if it cannot) before this returns."""
         ours, theirs = socket.socketpair()
-        proc = multiprocessing.get_context("spawn").Process(
-            target=_writer_process, args=(theirs, str(path), cache_size), name="skirmish-store-writer", daemon=True
-        )
+        root = str(Path(__file__).resolve().parents[2])  # the project: ``server`` and ``engine``
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         try:
-            proc.start()
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server.store.writer", str(theirs.fileno()), str(path), str(cache_size),
+                pass_fds=[theirs.fileno()], stdin=asyncio.subprocess.DEVNULL, env=env)
         except BaseException:
             ours.close()
             raise
@@ -492,7 +498,7 @@ class _WriterProcess:
                 ok, value = pickle.loads(await self._reader.readexactly(n))
             except (asyncio.IncompleteReadError, ConnectionError) as exc:
                 raise StoreError(
-                    f"sqlite store {self.path!r}: the writer process is gone (exit code {self.proc.exitcode})"
+                    f"sqlite store {self.path!r}: the writer process is gone (exit status {self.proc.returncode})"
                 ) from exc
         if not ok:
             raise value
@@ -502,11 +508,11 @@ class _WriterProcess:
         """Close the socket (the child finishes the transaction it is writing, if any, and exits)
         and wait for the process to end; past ``timeout`` seconds, kill it."""
         self._writer.close()
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.proc.join, timeout)
-        if self.proc.exitcode is None:
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
             self.proc.kill()
-            await loop.run_in_executor(None, self.proc.join)
+            await self.proc.wait()
 
 
 # ----------------------------------------------------------------------------- the store

@@ -412,7 +412,7 @@ async def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
 async def test_the_writer_process_commits_before_it_answers_and_stops_when_the_store_closes(db: Path) -> None:
     s = await SQLiteStore.open(db, writer="process")
     proc = s._process.proc
-    assert proc.is_alive() and proc.pid != os.getpid()
+    assert proc.returncode is None and proc.pid != os.getpid()
     await s.create_game("g")
     await asyncio.gather(*(s.append("g", 0, [b"x"], command_id="c") for _ in range(3)))
     with sqlite3.connect(db) as raw:  # another connection sees the acknowledged rows at once
@@ -424,14 +424,14 @@ async def test_the_writer_process_commits_before_it_answers_and_stops_when_the_s
     with pytest.raises(UnknownGame):
         await s.append("nope", 0, [b"y"])
     await s.close()
-    assert proc.exitcode == 0
+    assert proc.returncode == 0
 
 
 async def test_a_writer_process_that_dies_fails_every_later_write(db: Path) -> None:
     async with await SQLiteStore.open(db, writer="process") as s:
         await s.create_game("g")
         s._process.proc.kill()
-        s._process.proc.join(10)
+        await s._process.proc.wait()
         with pytest.raises(StoreError, match="writer process is gone"):
             await s.append("g", 0, [b"x"])
         with pytest.raises(StoreError, match="writer stopped"):
@@ -446,3 +446,11 @@ async def test_a_writer_process_that_cannot_open_the_file_fails_open(tmp_path: P
         await SQLiteStore.open(bad, writer="process")
     with pytest.raises(ValueError, match="writer is one of"):
         await SQLiteStore.open(tmp_path / "x.sqlite", writer="fibre")
+
+
+def test_the_writer_module_is_not_a_command_for_people() -> None:
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-m", "server.store.writer"], cwd=REPO_ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "started by SQLiteStore" in out.stderr

@@ -1,0 +1,24 @@
+"""The SQLite store's writer process: ``SQLiteStore.open(path, writer="process")`` starts it as
+``python -m server.store.writer FD PATH CACHE_SIZE`` with its end of a socket pair as FD. Not
+a command for people: see ``server.store.sqlite``."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+from server.store.sqlite import _writer_process
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print("usage: python -m server.store.writer FD PATH CACHE_SIZE (started by SQLiteStore, not by hand)",
+              file=sys.stderr)
+        return 2
+    fd, path, cache_size = argv
+    _writer_process(socket.socket(fileno=int(fd)), path, int(cache_size))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
