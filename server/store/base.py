@@ -130,6 +130,9 @@ class AppendResult:
     last_hash: bytes
     duplicate: bool
 
+    def __reduce__(self):  # the writer process's answers: a frozen dataclass's own pickling is slow
+        return AppendResult, (self.first_seq, self.last_seq, self.last_hash, self.duplicate)
+
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
