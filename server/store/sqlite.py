@@ -442,7 +442,10 @@ def _writer_process(sock: socket.socket, path: str, cache_size: int) -> None:
                     reply = (True, None if method == "ready" else getattr(writer, method)(*args))
                 except Exception as exc:
                     reply = (False, exc)
-                data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+                try:
+                    data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+                except Exception as exc:  # an error that does not pickle: its text does
+                    data = pickle.dumps((False, StoreError(f"sqlite store {path!r}: {reply[1]!r} ({exc})")))
                 f.write(_LEN.pack(len(data)) + data)
                 f.flush()
         finally:
@@ -532,7 +535,6 @@ class SQLiteStore(EventStore):
         self._writer: _Writer | None = None  # writer="thread"
         self._process: _WriterProcess | None = None  # writer="process"
         self._rconn: sqlite3.Connection | None = None
-        self._cache_size = cache_size
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
         self._broken: BaseException | None = None
