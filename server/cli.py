@@ -300,7 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: info")
     p.add_argument("--compression", default=None, choices=["deflate", "none"],
                    help="permessage-deflate when a client offers it (deflate), or never (none, the default: less CPU and memory per connection, more bytes)")
-    p.add_argument("--store-writer", default=None, choices=["process", "thread"],
+    from server.store.sqlite import WRITERS
+
+    p.add_argument("--store-writer", default=None, choices=WRITERS,
                    help="where the SQLite store writes: a child process (the default: the event loop keeps "
                         "the GIL to itself) or a thread of the server")
     p.set_defaults(run=cmd_serve)

@@ -29,6 +29,8 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
+from server.store.sqlite import WRITERS
+
 ENV_PREFIX = "SKIRMISH_"
 MEMORY = (":memory:", "memory:")  # ``db`` values that select the in-memory store
 
@@ -71,8 +73,8 @@ class ServerConfig:
             raise ValueError("rate must be > 0 and burst >= 1")
         if self.compression not in ("deflate", "none"):
             raise ValueError(f"compression is 'deflate' or 'none', not {self.compression!r}")
-        if self.store_writer not in ("process", "thread"):
-            raise ValueError(f"store_writer is 'process' or 'thread', not {self.store_writer!r}")
+        if self.store_writer not in WRITERS:
+            raise ValueError(f"store_writer is one of {', '.join(WRITERS)}, not {self.store_writer!r}")
         if self.max_frame < 1 or self.ws_max_size < self.max_frame:
             raise ValueError("max_frame must be >= 1 and ws_max_size >= max_frame")
 
