@@ -133,7 +133,7 @@ class Lobby:
             raise ProtocolError("protocol.invalid_field", str(exc)) from None
         except AlreadyCreated as exc:
             actor = await self.get(exc.game_id)
-            events = await LiveGame.stored_request(self.store, exc.game_id, key)
+            events = await LiveGame.stored_request(self.store, exc.game_id, key) or []
             again = seat_of_request(events, request_id, seat, client_seed, exc.game_id) if seat else ""
             if actor.state.mission != mission.id or (not seat and any(isinstance(e, SeatTaken) for e in events)):
                 raise ProtocolError("protocol.invalid_field",
