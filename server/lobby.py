@@ -2,8 +2,8 @@
 
 Seat tokens. When a game is created the lobby draws a random 32-byte token key and stores it,
 with the server seed, as the game's secret (``server.game``). A seat's token is derived from it
-(HMAC-SHA256 of the game id and the seat), handed out once, when the seat is taken, and stored
-nowhere; a restarted server derives it again, so a seat still free then can still be taken.
+(HMAC-SHA256 of the game id and the seat), handed out when the seat is taken (and again only to
+a retry of that request, by its ``request_id``), and stored nowhere; a restarted server derives it again, so a seat still free then can still be taken.
 ``resume`` compares the token it is given with the derived ones in constant time. Neither
 tokens, their key nor seeds are ever logged.
 
@@ -52,8 +52,6 @@ def check_request_id(request_id: object) -> str:
                             f"request_id must be 16-64 characters of A-Z a-z 0-9 _ . : - "
                             f"(a fresh random one per request, e.g. a UUID's 32 hex digits), not {shown}")
     return request_id
-
-
 
 
 class Lobby:

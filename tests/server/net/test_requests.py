@@ -214,4 +214,5 @@ async def test_an_import_is_one_transaction():
             assert await target.list_games() == []
         else:
             assert target.writes == 1 and fail_at == 2
-            assert [s.data for s in await target.read(result.game_id)] == [s.data for s in await source.read(result.game_id)]
+            imported = [s.data for s in await target.read(result.game_id)]
+            assert imported == [s.data for s in await source.read(result.game_id)]

@@ -143,7 +143,8 @@ async def test_older_schema_versions_are_migrated(db: Path, version: int) -> Non
     """A store written by an older skirmish (version 2: no creations table; 1: no secrets either)
     opens, keeps its games, and takes idempotent creations from then on."""
     raw = sqlite3.connect(db)
-    schema = SCHEMA_V2 if version == 2 else SCHEMA_V2.replace(",\n                    secret BLOB NOT NULL DEFAULT x''", "")
+    no_secret = SCHEMA_V2.replace(",\n                    secret BLOB NOT NULL DEFAULT x''", "")
+    schema = SCHEMA_V2 if version == 2 else no_secret
     raw.executescript(schema)
     h = chain_hash(b"\x00" * 32, "old", 1, b"e1")
     if version == 2:
