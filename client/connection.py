@@ -28,7 +28,11 @@ What it does for you:
 - **commands**: ``choose`` sends a ``command`` with a fresh ``command_id`` and waits for its
   ``ack`` (the events are durable). If the connection drops first, the same ``command_id`` is
   sent again after reconnecting (``auto_reconnect``), or the caller retries with
-  ``choose(..., command_id=exc.command_id)``: the server acts on a command id once.
+  ``choose(..., command_id=exc.command_id)``: the server acts on a command id once;
+- **seats**: ``create_game`` and ``join`` send a fresh random ``request_id``; if the connection
+  drops before ``seated`` arrives, the same request is sent again after reconnecting
+  (``auto_reconnect``), or the caller retries with ``join(..., request_id=exc.request_id)``: the
+  server hands the seat (and its token) that request took to its retry, never a second one.
 
 Exceptions (all ``ClientError``): ``ClientError`` (the server's ``error`` reply: ``code`` is one of
 ``protocol.errors.CODES``), ``ConnectFailed`` (no server there, or it refused the handshake),
@@ -92,12 +96,15 @@ class ConnectFailed(ClientError):
 
 
 class ConnectionLost(ClientError):
-    """The connection dropped while a call waited. ``command_id`` is set for a ``choose``: retry
-    with it after ``reconnect()`` and the server will not act twice."""
+    """The connection dropped while a call waited. ``command_id`` is set for a ``choose``, and
+    ``request_id`` for a ``create_game`` or ``join``: retry with it after ``reconnect()`` and the
+    server will not act twice (a retried seat request gets the seat its first try took)."""
 
-    def __init__(self, message: str = "the connection to the server was lost", command_id: str = ""):
+    def __init__(self, message: str = "the connection to the server was lost", command_id: str = "",
+                 request_id: str = ""):
         super().__init__("client.connection_lost", message)
         self.command_id = command_id
+        self.request_id = request_id
 
     def __str__(self) -> str:
         return self.message
@@ -305,19 +312,20 @@ class Client:
             for attempt in range(attempts):
                 try:
                     await self._open()
+                    for g in list(self._games.values()):
+                        if g.over:
+                            continue
+                        if g.token:
+                            await self._call(m.Resume(game_id=g.game_id, token=g.token, last_seq=g.last_seq))
+                        elif g.viewer:
+                            await self._call(m.Spectate(game_id=g.game_id, after_seq=g.last_seq))
                     break
-                except ClientError as exc:  # not there (yet), or restarting
+                except ClientError as exc:  # not there (yet), restarting, or it dropped again
                     retry = isinstance(exc, (ConnectFailed, ConnectionLost)) or exc.code == "server.shutting_down"
                     if not retry or attempt == attempts - 1:
                         raise
+                    await self._drop_ws()
                     await asyncio.sleep(min(delay * 2**attempt, 5.0))
-            for g in list(self._games.values()):
-                if g.over:
-                    continue
-                if g.token:
-                    await self._call(m.Resume(game_id=g.game_id, token=g.token, last_seq=g.last_seq))
-                elif g.viewer:
-                    await self._call(m.Spectate(game_id=g.game_id, after_seq=g.last_seq))
             self._ready.set()
 
     async def _auto_reconnect(self) -> None:
@@ -470,14 +478,32 @@ class Client:
     async def list_games(self) -> list[m.GameSummary]:
         return (await self._call(m.ListGames())).games
 
-    async def create_game(self, mission: str, seat: str | None = None, client_seed: str = "") -> Seat:
+    async def create_game(self, mission: str, seat: str | None = None, client_seed: str = "",
+                          request_id: str | None = None) -> Seat:
         """Create a game; with ``seat`` ("a", "b", "any") take that seat at once. Without one, the
-        returned ``Seat`` has only the game id (join or spectate it next)."""
-        reply = await self._call(m.CreateGame(mission=mission, seat=seat or "", client_seed=client_seed))
-        return self._seat(reply)
+        returned ``Seat`` has only the game id (join or spectate it next).
 
-    async def join(self, game_id: str, seat: str = "any", client_seed: str = "") -> Seat:
-        return self._seat(await self._call(m.Join(game_id=game_id, seat=seat, client_seed=client_seed)))
+        Sent with a fresh ``request_id`` (or the one given: a retry's), so that a retry after a
+        lost reply gets the same game and seat (see ``join``)."""
+        return await self._seat_request(m.CreateGame(mission=mission, seat=seat or "", client_seed=client_seed,
+                                                     request_id=request_id or _new_request_id()))
+
+    async def join(self, game_id: str, seat: str = "any", client_seed: str = "", request_id: str | None = None) -> Seat:
+        """Take a seat ("a", "b", "any") in a game. Sent with a fresh ``request_id`` (or the one
+        given): if the connection drops before ``seated`` arrives, the request is sent again after
+        reconnecting (``auto_reconnect``; else ``ConnectionLost.request_id`` is set for the
+        caller's retry), and the server answers it with the seat and token its first try took."""
+        return await self._seat_request(m.Join(game_id=game_id, seat=seat, client_seed=client_seed,
+                                               request_id=request_id or _new_request_id()))
+
+    async def _seat_request(self, msg: m.CreateGame | m.Join) -> Seat:
+        while True:
+            try:
+                return self._seat(await self._call(msg))
+            except ConnectionLost:
+                if not self.auto_reconnect or self._closed:
+                    raise ConnectionLost(request_id=msg.request_id) from None
+                await self.wait_connected()
 
     async def spectate(self, game_id: str, after_seq: int = 0) -> str:
         """Watch a game; returns the viewer the server gave this connection."""
@@ -622,6 +648,11 @@ class Client:
 
 
 def _new_command_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _new_request_id() -> str:
+    """A seat-taking request's id: 128 random bits (it is a secret: a retry with it gets the seat)."""
     return uuid.uuid4().hex
 
 

@@ -43,12 +43,14 @@ class ListGames(Msg, tag="list_games"):
 
 
 class CreateGame(Msg, tag="create_game"):
-    """Create a game of ``mission``; with ``seat``, take that seat at once ("a", "b", "any")."""
+    """Create a game of ``mission``; with ``seat``, take that seat at once ("a", "b", "any").
+    ``request_id`` makes a retry safe: the same request id gets the same game, seat and token."""
 
     mission: str
     seat: str = ""
     client_seed: str = ""
     id: int = 0
+    request_id: str = ""  # 16-64 of [A-Za-z0-9_.:-], secret, fresh per request (docs/protocol.md)
 
 
 class Join(Msg, tag="join"):
@@ -56,6 +58,7 @@ class Join(Msg, tag="join"):
     seat: str = "any"  # "a", "b" or "any"
     client_seed: str = ""
     id: int = 0
+    request_id: str = ""  # as CreateGame's: a retry with it gets the same seat and token
 
 
 class Spectate(Msg, tag="spectate"):

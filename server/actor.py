@@ -32,7 +32,7 @@ from engine.commands import Choose, Resign, Start
 from engine.decide import default_option
 from engine.dice.fair import check_client_seed
 from engine.errors import GameError
-from engine.events import DecisionRequested, Event, OptionChosen, Resigned
+from engine.events import ClientSeedAdded, DecisionRequested, Event, OptionChosen, Resigned, SeatTaken
 from engine.view import view
 from protocol.errors import ProtocolError
 from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated, Updates
@@ -149,9 +149,21 @@ class GameActor:
         else:
             self._after(())
 
-    async def seat(self, conn: Connection, requested: str, name: str, client_seed: str, msg_id: int) -> str:
+    async def seat(self, conn: Connection, requested: str, name: str, client_seed: str, msg_id: int,
+                   request_id: str = "") -> str:
         s = self.state
         held = conn.roles.get(self.game_id)
+        if request_id:  # a retry whose first try took a seat gets that seat again (server.lobby)
+            events = await LiveGame.stored_request(self.game.store, self.game_id, request_key(request_id))
+            if events is not None:
+                seat = seat_of_request(events, request_id, requested, client_seed, self.game_id)
+                if held in SEATS and held != seat:
+                    raise ProtocolError("lobby.seat_taken",
+                                        f"this connection already holds seat {held} of game {self.game_id}")
+                self.log.info("seat.retried", seat=seat, conn=conn.id, seq=s.seq)
+                await self.watch(conn, seat, 0, Seated(game_id=self.game_id, seat=seat,
+                                                       token=self.game.token_for(seat), id=msg_id))
+                return seat
         if held in SEATS:
             raise ProtocolError("lobby.seat_taken", f"this connection already holds seat {held} of game {self.game_id}")
         free = [seat for seat in SEATS if seat not in s.seats]
@@ -170,7 +182,8 @@ class GameActor:
             check_client_seed(seat, client_seed)
         except (TypeError, ValueError) as exc:
             raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
-        sub = await self.game.take_seat(seat, name, client_seed)
+        sub = await self.game.take_seat(seat, name, client_seed,
+                                        command_id=request_key(request_id))
         self.log.info("seat.taken", seat=seat, name=name, conn=conn.id, seq=sub.last_seq)
         self._publish(sub, exclude=conn)
         self.detach(conn)
@@ -449,6 +462,22 @@ class GameActor:
         if self.on_retire:
             self.on_retire(self)
         self.log.debug("actor.retired")
+
+
+def request_key(request_id: str) -> str | None:
+    """The command id under which a seat-taking request (or a creation) is stored; None for none."""
+    return f"request:{request_id}" if request_id else None
+
+
+def seat_of_request(events, request_id: str, requested: str, client_seed: str, game_id: str) -> str:
+    """The seat the events a request stored took, checked against what its retry asks for."""
+    taken = next((e.seat for e in events if isinstance(e, SeatTaken)), "")
+    seeds = [e.seed for e in events if isinstance(e, ClientSeedAdded) and e.seat == taken]
+    if not taken or requested not in ("any", taken) or (seeds[0] if seeds else "") != client_seed:
+        raise ProtocolError("protocol.invalid_field",
+                            f"request_id {request_id!r} was used for another request in game {game_id} "
+                            "(another seat or client seed); send a fresh request_id with each new request")
+    return taken
 
 
 def timeouts_in(events: list[Event]) -> dict[str, int]:

@@ -45,7 +45,7 @@ from protocol.codec import SUBPROTOCOLS, codec_for
 from protocol.errors import ProtocolError
 from server.config import ServerConfig
 from server.connection import Connection
-from server.lobby import Lobby
+from server.lobby import Lobby, check_request_id
 from server.logs import configure_logging, get_logger
 from server.store import EventStore, MemoryStore, SQLiteStore
 
@@ -271,13 +271,17 @@ class App:
                     check_client_seed("a", msg.client_seed)
                 except (TypeError, ValueError) as exc:
                     raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
-                actor = await lobby.create(msg.mission)
-                if msg.seat:
-                    await lobby.run(actor.game_id, "seat", conn, msg.seat, conn.name, msg.client_seed, msg.id)
+                # the game, its GameCreated and the seat: one transaction (a retried request_id: the same)
+                actor, seat = await lobby.create(msg.mission, msg.seat, conn.name, msg.client_seed, msg.request_id)
+                if seat:
+                    await lobby.run(actor.game_id, "watch", conn, seat, 0,
+                                    m.Seated(game_id=actor.game_id, seat=seat, token=lobby.token_for(actor, seat),
+                                             id=msg.id))
                 else:
                     conn.send(m.Created(game_id=actor.game_id, mission=actor.state.mission, id=msg.id))
             case m.Join():
-                await lobby.run(msg.game_id, "seat", conn, msg.seat, conn.name, msg.client_seed, msg.id)
+                await lobby.run(msg.game_id, "seat", conn, msg.seat, conn.name, msg.client_seed, msg.id,
+                                check_request_id(msg.request_id))
             case m.Spectate():
                 actor = await lobby.get(msg.game_id)
                 viewer = conn.roles.get(msg.game_id) if conn.roles.get(msg.game_id) in ("a", "b") else "spectator"

@@ -109,25 +109,48 @@ class LiveGame:
     @classmethod
     async def create(cls, store: EventStore, mission: Mission, *, game_id: str | None = None,
                      server_seed: bytes | None = None, client_seeds: dict[str, str] | None = None,
-                     token_key: bytes = b"") -> "LiveGame":
+                     token_key: bytes = b"", seat: tuple[str, str, str] | None = None,
+                     command_id: str | None = None) -> "LiveGame":
         """A new game in the store. With a ``token_key`` the game has seats with tokens, and the
-        secret kept beside the log holds the key with the seed (see the module docstring)."""
+        secret kept beside the log holds the key with the seed (see the module docstring).
+
+        The game, its ``GameCreated``, the ``client_seeds`` and, with ``seat`` (seat, name,
+        client seed), that seat taken, are stored in ONE transaction (``EventStore.create_game``):
+        a crash leaves the whole game or nothing. With a ``command_id`` the creation is
+        idempotent: if a game was created with it already, :class:`AlreadyCreated` names it and
+        nothing is stored. ValueError for a bad seat or client seed (nothing stored)."""
         dice = ProvablyFairDice(server_seed) if server_seed else ProvablyFairDice.new()
         game_id = game_id or new_game_id()
         meta = json.dumps({"mission": mission.id, "mission_name": mission.name, "created": time.time()}).encode()
         seed = bytes.fromhex(dice.server_seed_hex)
         secret = encode_secret(seed, token_key) if token_key else seed
-        await store.create_game(game_id, meta, secret=secret)
         first = game_created(game_id, mission, "fair", dice.commitment)
         events: list[Event] = [first]
-        for seat, seed in sorted((client_seeds or {}).items()):
-            dice = dice.with_client_seed(seat, seed)
-            events.append(ClientSeedAdded(seat=seat, seed=seed))
-        await store.append(game_id, 0, [encode_event(e) for e in events])
+        for side, client_seed in sorted((client_seeds or {}).items()):
+            dice = dice.with_client_seed(side, client_seed)
+            events.append(ClientSeedAdded(seat=side, seed=client_seed))
         state = initial_state(first)
         for e in events[1:]:
             evolve(state, e)
+        if seat is not None:
+            taken, dice = _seat_events(state, dice, *seat)
+            for e in taken:
+                evolve(state, e)
+            events += taken
+        result = await store.create_game(game_id, meta, secret=secret, events=[encode_event(e) for e in events],
+                                         command_id=command_id)
+        if result.duplicate:
+            raise AlreadyCreated(result.game_id)
         return cls(store, state, dice, token_key)
+
+    @staticmethod
+    async def stored_request(store: EventStore, game_id: str, command_id: str) -> list[Event] | None:
+        """The events the write carrying ``command_id`` stored in the game (a creation's or a
+        seat's), or None if none carried it."""
+        prior = await store.find_command(game_id, command_id)
+        if prior is None:
+            return None
+        return [decode_event(s.data) for s in await store.read(game_id, prior.first_seq, prior.last_seq)]
 
     @classmethod
     async def load(cls, store: EventStore, game_id: str) -> "LiveGame":
@@ -149,22 +172,16 @@ class LiveGame:
         self.dice = dice
         return event
 
-    async def take_seat(self, seat: str, name: str, client_seed: str = "") -> Submitted:
-        """Record that ``seat`` is taken (``SeatTaken``) with its client seed, in one append.
+    async def take_seat(self, seat: str, name: str, client_seed: str = "", command_id: str | None = None) -> Submitted:
+        """Record that ``seat`` is taken (``SeatTaken``) with its client seed, in one append (under
+        ``command_id``, if given: the seat-taking request's id, see ``server.lobby``).
 
         ValueError for a seat that is not free or a bad client seed; nothing is stored then.
         """
-        if seat not in ("a", "b") or seat in self.state.seats:
-            raise ValueError(f"seat {seat!r} is not free")
-        if self.state.started:
-            raise ValueError("the game has started")
-        events: list[Event] = [SeatTaken(seat=seat, name=name)]
-        dice = self.dice
-        if client_seed:
-            check_client_seed(seat, client_seed)
-            dice = dice.with_client_seed(seat, client_seed)
-            events.append(ClientSeedAdded(seat=seat, seed=client_seed))
-        result = await self.store.append(self.game_id, self.state.seq, [encode_event(e) for e in events])
+        events, dice = _seat_events(self.state, self.dice, seat, name, client_seed)
+        result = await self.store.append(self.game_id, self.state.seq, [encode_event(e) for e in events], command_id)
+        if result.duplicate:  # the actor looks a request id up before it takes a seat: not reached
+            raise ValueError(f"request {command_id!r} already took a seat in game {self.game_id}")
         for e in events:
             evolve(self.state, e)
         self.dice = dice
@@ -186,6 +203,30 @@ class LiveGame:
         for e in events:
             evolve(self.state, e)
         return Submitted(events, result.first_seq, result.last_seq)
+
+
+class AlreadyCreated(Exception):
+    """``LiveGame.create``'s command id had created a game already: ``game_id`` (nothing stored)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"that request created game {game_id} already")
+        self.game_id = game_id
+
+
+def _seat_events(state: State, dice: ProvablyFairDice, seat: str, name: str,
+                 client_seed: str) -> tuple[list[Event], ProvablyFairDice]:
+    """The events that take ``seat`` (``SeatTaken``, then ``ClientSeedAdded`` with a client seed)
+    and the dice after them; ValueError for a seat that is not free or a bad client seed."""
+    if seat not in ("a", "b") or seat in state.seats:
+        raise ValueError(f"seat {seat!r} is not free")
+    if state.started:
+        raise ValueError("the game has started")
+    events: list[Event] = [SeatTaken(seat=seat, name=name)]
+    if client_seed:
+        check_client_seed(seat, client_seed)
+        dice = dice.with_client_seed(seat, client_seed)
+        events.append(ClientSeedAdded(seat=seat, seed=client_seed))
+    return events, dice
 
 
 def _ends(events: list[Event]) -> bool:

@@ -2,35 +2,56 @@
 
 Seat tokens. When a game is created the lobby draws a random 32-byte token key and stores it,
 with the server seed, as the game's secret (``server.game``). A seat's token is derived from it
-(HMAC-SHA256 of the game id and the seat), handed out once, when the seat is taken, and stored
-nowhere; a restarted server derives it again, so a seat still free then can still be taken.
+(HMAC-SHA256 of the game id and the seat), handed out when the seat is taken (and again only to
+a retry of that request, by its ``request_id``), and stored nowhere; a restarted server derives it again, so a seat still free then can still be taken.
 ``resume`` compares the token it is given with the derived ones in constant time. Neither
 tokens, their key nor seeds are ever logged.
 
 Games are loaded on demand (``get``): a game the server does not hold in memory (after a
 restart, or a finished game nobody followed) is rebuilt from the store alone.
+
+Creating a game stores the game, its ``GameCreated`` and the seat ``create_game`` takes in ONE
+transaction. Taking a seat is idempotent per ``request_id`` (a secret the client chooses, sent
+with ``create_game`` and ``join``): the write that takes the seat carries the command id
+``request:ID`` (``request_key``), and a creation carries it store-wide, so a retry after a lost
+``seated`` finds the seat its first try took and gets the same seat and token again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 
 import msgspec
 
 from engine.codec import decode_event
 from engine.errors import InvalidEvent
+from engine.events import SeatTaken
 from engine.evolve import replay
 from protocol.errors import ProtocolError
 from protocol.messages import GameSummary, MissionInfo
 from server import missions as bundled_missions
-from server.actor import GameActor, Retired, forfeit_of, timeouts_in
+from server.actor import GameActor, Retired, forfeit_of, request_key, seat_of_request, timeouts_in
 from server.clock import GameClock
 from server.config import ServerConfig
-from server.game import LiveGame
+from server.game import AlreadyCreated, LiveGame
 from server.store import EventStore, UnknownGame
 
 MAX_GAME_ID = 200
+REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{16,64}")  # a seat-taking request's id (docs/protocol.md)
+
+
+def check_request_id(request_id: object) -> str:
+    """A valid ``request_id`` ("" for none): 16-64 characters of ``A-Z a-z 0-9 _ . : -``."""
+    if request_id == "":
+        return ""
+    if not isinstance(request_id, str) or REQUEST_ID.fullmatch(request_id) is None:
+        shown = repr(request_id) if len(repr(request_id)) <= 80 else repr(request_id)[:77] + "..."
+        raise ProtocolError("protocol.invalid_field",
+                            f"request_id must be 16-64 characters of A-Z a-z 0-9 _ . : - "
+                            f"(a fresh random one per request, e.g. a UUID's 32 hex digits), not {shown}")
+    return request_id
 
 
 class Lobby:
@@ -88,16 +109,39 @@ class Lobby:
             del self.actors[actor.game_id]
             self._summaries[actor.game_id] = summary_of(actor.state)
 
-    async def create(self, mission_id: str) -> GameActor:
+    async def create(self, mission_id: str, seat: str = "", name: str = "", client_seed: str = "",
+                     request_id: str = "") -> tuple[GameActor, str]:
+        """A new game of the bundled mission and the seat taken in it ("" for none), all stored in
+        one transaction; ``seat`` is "a", "b", "any" or "" (none).
+
+        With a ``request_id`` that already created a game (its ``seated``/``created`` was lost),
+        that game and the seat it took, after checking that the retry asks for the same."""
         self._check_open()
         mission = self.missions.get(mission_id) if isinstance(mission_id, str) else None
         if mission is None:  # only bundled missions: never a path from the network
             raise ProtocolError("lobby.no_such_mission",
                                 f"no mission {mission_id!r}; missions: {', '.join(self.missions)}")
-        game = await LiveGame.create(self.store, mission, token_key=secrets.token_bytes(32))
+        request_id = check_request_id(request_id)
+        key = request_key(request_id)
+        taken = "a" if seat == "any" else seat
+        try:
+            game = await LiveGame.create(self.store, mission, token_key=secrets.token_bytes(32),
+                                         seat=(taken, name, client_seed) if taken else None, command_id=key)
+        except ValueError as exc:
+            raise ProtocolError("protocol.invalid_field", str(exc)) from None
+        except AlreadyCreated as exc:
+            actor = await self.get(exc.game_id)
+            events = await LiveGame.stored_request(self.store, exc.game_id, key) or []
+            again = seat_of_request(events, request_id, seat, client_seed, exc.game_id) if seat else ""
+            if actor.state.mission != mission.id or (not seat and any(isinstance(e, SeatTaken) for e in events)):
+                raise ProtocolError("protocol.invalid_field",
+                                    f"request_id {request_id!r} created game {exc.game_id} of another kind "
+                                    "(mission or seat); send a fresh request_id with each new request") from None
+            self.log.info("game.create_retried", game=exc.game_id, seat=again)
+            return actor, again
         actor = self._spawn(game)
-        self.log.info("game.created", game=game.game_id, mission=mission.id)
-        return actor
+        self.log.info("game.created", game=game.game_id, mission=mission.id, seat=taken)
+        return actor, taken
 
     async def get(self, game_id: str) -> GameActor:
         """The game's actor, loading the game from the store if it is not in memory."""
@@ -142,6 +186,9 @@ class Lobby:
             except Retired:
                 continue
         raise ProtocolError("server.internal", f"game {game_id} is being unloaded; try again")
+
+    def token_for(self, actor: GameActor, seat: str) -> str:
+        return actor.game.token_for(seat)
 
     def seat_of_token(self, actor: GameActor, token: str) -> str | None:
         return actor.game.seat_of_token(token)

@@ -71,8 +71,7 @@ def read_file(data: bytes) -> tuple[Header, list[LoggedEvent]]:
 
 async def import_game(store: EventStore, data: bytes) -> Header:
     header, logged = read_file(data)
-    await store.create_game(header.game_id, msgspec.json.encode({"mission": header.mission, "imported": True}))
-    batch = 500
-    for i in range(0, len(logged), batch):
-        await store.append(header.game_id, i, [e.data for e in logged[i:i + batch]])
+    # the game and all its events in one transaction: an import cut short leaves nothing
+    await store.create_game(header.game_id, msgspec.json.encode({"mission": header.mission, "imported": True}),
+                            events=[e.data for e in logged])
     return header

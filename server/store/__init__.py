@@ -15,6 +15,7 @@ import re
 from .base import (
     AppendResult,
     ConcurrencyError,
+    CreateResult,
     EventStore,
     GameExists,
     GameInfo,
@@ -29,6 +30,7 @@ from .sqlite import SQLiteStore
 __all__ = [
     "AppendResult",
     "ConcurrencyError",
+    "CreateResult",
     "EventStore",
     "GameExists",
     "GameInfo",

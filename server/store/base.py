@@ -4,7 +4,11 @@ Every backend (memory, SQLite, later PostgreSQL) implements :class:`EventStore` 
 pass the one abstract test suite in ``tests/server/store/suite.py``. The contract:
 
 - A game is created once (:meth:`EventStore.create_game`); appending to a game that was
-  never created raises :class:`UnknownGame`.
+  never created raises :class:`UnknownGame`. A game is created with its first events (and
+  their command id) in ONE transaction: after a crash the game is there with all of them, or
+  not at all. A creation carrying a ``command_id`` is idempotent store-wide: once a game was
+  created with it, a creation with the same command id returns that game (``duplicate=True``)
+  and writes nothing, whatever game id and events it carries.
 - Events are opaque bytes, stored and returned exactly. Event ``n`` of a game has
   ``seq == n`` (1-based, no gaps) and ``hash == engine.log.chain_hash(hash of n-1,
   game_id, n, data)``, the first event chaining from ``engine.log.GENESIS_HASH``.
@@ -14,6 +18,8 @@ pass the one abstract test suite in ``tests/server/store/suite.py``. The contrac
 - An append carrying a ``command_id`` is idempotent per ``(game_id, command_id)``: once it
   has been stored, the same command returns the stored :class:`AppendResult` with
   ``duplicate=True`` and writes nothing, whatever ``expected_seq`` and events it carries.
+  :meth:`EventStore.find_command` looks a stored command id up (the first events of a game
+  created with a command id are stored under it too).
 - When ``append`` has returned, the events are durable (for stores that persist at all).
 - Snapshots are a cache keyed by game, never the truth: the log can always be replayed.
 
@@ -32,6 +38,7 @@ from types import TracebackType
 __all__ = [
     "AppendResult",
     "ConcurrencyError",
+    "CreateResult",
     "EventStore",
     "GameExists",
     "GameInfo",
@@ -40,6 +47,7 @@ __all__ = [
     "StoredEvent",
     "UnknownGame",
     "check_command_id",
+    "check_creation",
     "check_events",
     "check_expected_seq",
     "check_game_id",
@@ -135,6 +143,23 @@ class AppendResult:
 
 
 @dataclass(frozen=True, slots=True)
+class CreateResult:
+    """What ``create_game`` stored: the game and its first events, seqs ``1..last_seq`` (0: none).
+
+    ``duplicate`` is True when the creation's command id had already created a game: ``game_id``
+    is then that earlier game (its first events, ``1..last_seq``), and nothing was written.
+    """
+
+    game_id: str
+    last_seq: int
+    last_hash: bytes
+    duplicate: bool
+
+    def __reduce__(self):  # the writer process's answers
+        return CreateResult, (self.game_id, self.last_seq, self.last_hash, self.duplicate)
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """A game's header: when it was created (POSIX seconds), its last seq (0 if empty), its meta bytes."""
 
@@ -175,6 +200,15 @@ def check_command_id(command_id: object) -> str | None:
     if not command_id or "\x00" in command_id:
         raise ValueError(f"command id {command_id!r} must be non-empty and contain no NUL character")
     return command_id
+
+
+def check_creation(game_id: str, events: object, command_id: object) -> tuple[tuple[bytes, ...], str | None]:
+    """A creation's first events (possibly none) and its command id (which needs events)."""
+    datas = () if (type(events) is tuple or type(events) is list) and not events else check_events(game_id, events)
+    command_id = check_command_id(command_id)
+    if command_id is not None and not datas:
+        raise ValueError(f"game {game_id!r}: a creation with a command id needs events")
+    return datas, command_id
 
 
 def check_expected_seq(game_id: str, expected_seq: object) -> int:
@@ -230,15 +264,28 @@ class EventStore(ABC):
     """
 
     @abstractmethod
-    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"") -> None:
-        """Create an empty game (last seq 0) with opaque ``meta`` bytes.
+    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"",
+                          events: Sequence[bytes] = (), command_id: str | None = None) -> CreateResult:
+        """Create a game with opaque ``meta`` bytes and its first ``events`` (seqs ``1..n``; none:
+        an empty game, last seq 0), all in ONE transaction, durable once returned.
 
         ``secret`` (the server's dice seed) is kept beside the game, never in its log or its
         ``GameInfo``, so that a restarted server can carry on the game; ``load_secret`` reads it.
 
-        Raises :class:`GameExists` if ``game_id`` exists, ValueError/TypeError if it is not a
-        valid id (non-empty text without NUL).
+        With a ``command_id`` (which needs ``events``) the creation is idempotent across the
+        store: if a game was already created with that command id, nothing is written and the
+        result names that game with ``duplicate=True``. The events are also stored under the
+        command id in the new game, as an append's would be (``find_command``).
+
+        Raises :class:`GameExists` if ``game_id`` exists (and the command id is new),
+        ValueError/TypeError if it is not a valid id (non-empty text without NUL) or for a
+        ``command_id`` without events.
         """
+
+    @abstractmethod
+    async def find_command(self, game_id: str, command_id: str) -> AppendResult | None:
+        """The stored result of the append (or creation) that carried ``command_id`` in this game,
+        with ``duplicate=True``; None if no write carried it. Raises :class:`UnknownGame`."""
 
     @abstractmethod
     async def append(

@@ -15,6 +15,7 @@ from engine.log import GENESIS_HASH, chain_hash
 from .base import (
     AppendResult,
     ConcurrencyError,
+    CreateResult,
     EventStore,
     GameExists,
     GameInfo,
@@ -23,6 +24,7 @@ from .base import (
     UnknownGame,
     as_bytes,
     check_command_id,
+    check_creation,
     check_events,
     check_expected_seq,
     check_game_id,
@@ -52,6 +54,7 @@ class MemoryStore(EventStore):
 
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
+        self._creations: dict[str, str] = {}  # command id of a creation -> the game it created
         self._closed = False
 
     def _open_game(self, game_id: str) -> _Game:
@@ -62,15 +65,34 @@ class MemoryStore(EventStore):
         except (KeyError, TypeError):
             raise UnknownGame(game_id) from None
 
-    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"") -> None:
+    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"",
+                          events: Sequence[bytes] = (), command_id: str | None = None) -> CreateResult:
         if self._closed:
             raise StoreClosed("memory store")
         check_game_id(game_id)
         meta = as_bytes(meta, f"game {game_id!r}: meta")
         secret = as_bytes(secret, f"game {game_id!r}: secret")
+        datas, command_id = check_creation(game_id, events, command_id)
+        if command_id is not None and command_id in self._creations:
+            prior = self._games[self._creations[command_id]].commands[command_id]
+            return CreateResult(self._creations[command_id], prior.last_seq, prior.last_hash, duplicate=True)
         if game_id in self._games:
             raise GameExists(game_id)
-        self._games[game_id] = _Game(created_at=time.time(), meta=meta, secret=secret)
+        game = _Game(created_at=time.time(), meta=meta, secret=secret)
+        prev = GENESIS_HASH
+        for i, data in enumerate(datas, start=1):
+            prev = chain_hash(prev, game_id, i, data)
+            game.events.append(StoredEvent(game_id, i, data, prev))
+        if command_id is not None:
+            game.commands[command_id] = AppendResult(1, len(datas), prev, duplicate=False)
+            self._creations[command_id] = game_id
+        self._games[game_id] = game  # all at once: nothing above awaited
+        return CreateResult(game_id, len(datas), prev, duplicate=False)
+
+    async def find_command(self, game_id: str, command_id: str) -> AppendResult | None:
+        check_command_id(command_id)
+        prior = self._open_game(game_id).commands.get(command_id)
+        return None if prior is None else AppendResult(prior.first_seq, prior.last_seq, prior.last_hash, True)
 
     async def load_secret(self, game_id: str) -> bytes:
         return self._open_game(game_id).secret

@@ -56,6 +56,7 @@ from engine.log import GENESIS_HASH, chain_hash
 from .base import (
     AppendResult,
     ConcurrencyError,
+    CreateResult,
     EventStore,
     GameExists,
     GameInfo,
@@ -65,6 +66,7 @@ from .base import (
     UnknownGame,
     as_bytes,
     check_command_id,
+    check_creation,
     check_events,
     check_expected_seq,
     check_game_id,
@@ -76,7 +78,7 @@ __all__ = ["SCHEMA_VERSION", "SQLiteStore", "WRITERS", "WriterStats"]
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 2  # 2: games.secret
+SCHEMA_VERSION = 3  # 2: games.secret; 3: creations
 WRITERS = ("thread", "process")  # where the write connection lives (SQLiteStore.open)
 # 2 KiB pages: every transaction rewrites each touched game's tail page of the (game_id, seq) and
 # (game_id, command_id) indexes, so the WAL bytes (and fsync time) per commit scale with the page
@@ -115,6 +117,13 @@ CREATE TABLE IF NOT EXISTS commands (
     PRIMARY KEY (game_id, command_id)
 );
 
+-- the command id a game was created with (create_game's command_id): a retried creation finds
+-- its game here, the seat-taking request ids of create_game (docs/protocol.md)
+CREATE TABLE IF NOT EXISTS creations (
+    command_id TEXT NOT NULL PRIMARY KEY,
+    game_id    TEXT NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT    NOT NULL PRIMARY KEY,
     seq     INTEGER NOT NULL,
@@ -127,6 +136,7 @@ INSERT_EVENT = "INSERT INTO events (game_id, seq, data, hash) VALUES (?, ?, ?, ?
 INSERT_COMMAND = (
     "INSERT INTO commands (game_id, command_id, first_seq, last_seq, last_hash) VALUES (?, ?, ?, ?, ?)"
 )
+INSERT_CREATION = "INSERT INTO creations (command_id, game_id) VALUES (?, ?)"
 UPSERT_SNAPSHOT = (
     "INSERT INTO snapshots (game_id, seq, data) VALUES (?, ?, ?) "
     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, data = excluded.data "
@@ -165,6 +175,8 @@ def create_schema(conn: sqlite3.Connection, path: str) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 1:  # migrate: version 2 keeps each game's secret beside it
             conn.execute("ALTER TABLE games ADD COLUMN secret BLOB NOT NULL DEFAULT x''")
+            version = 2
+        if version == 2:  # migrate: version 3 adds the creations table (made by SCHEMA below)
             version = SCHEMA_VERSION
         if version not in (0, SCHEMA_VERSION):
             raise StoreError(f"sqlite file {path!r} has schema version {version}, expected {SCHEMA_VERSION}")
@@ -205,9 +217,11 @@ class _Batch:
     was appended earlier in the batch, to its result.
     """
 
-    __slots__ = ("games", "events", "commands", "snapshots", "known_commands")
+    __slots__ = ("games", "events", "commands", "snapshots", "known_commands", "creations", "known_creations")
 
     def __init__(self, known_commands: dict[tuple[str, str], AppendResult]) -> None:
+        self.creations: list[tuple[str, str]] = []
+        self.known_creations: dict[str, CreateResult] = {}  # command id -> creation, in this batch
         self.games: list[tuple[str, float, bytes]] = []
         self.events: list[tuple[str, int, bytes, bytes]] = []
         self.commands: list[tuple[str, str, int, int, bytes]] = []
@@ -221,18 +235,38 @@ class _Batch:
 
 
 class _CreateGame:
-    __slots__ = ("game_id", "meta", "secret")
+    __slots__ = ("game_id", "meta", "secret", "events", "command_id")
 
-    def __init__(self, game_id: str, meta: bytes, secret: bytes) -> None:
+    def __init__(self, game_id: str, meta: bytes, secret: bytes, events: tuple[bytes, ...] = (),
+                 command_id: str | None = None) -> None:
         self.game_id = game_id
         self.meta = meta
         self.secret = secret
+        self.events = events
+        self.command_id = command_id
 
-    def apply(self, w: _Writer, batch: _Batch) -> None:
-        if w.game_exists(self.game_id):
-            raise GameExists(self.game_id)
-        batch.games.append((self.game_id, time.time(), self.meta, self.secret))
-        w.cache[self.game_id] = _Head(0, GENESIS_HASH)
+    def apply(self, w: _Writer, batch: _Batch) -> CreateResult:
+        game_id, command_id = self.game_id, self.command_id
+        if command_id is not None:
+            prior = batch.known_creations.get(command_id) or w.stored_creation(command_id)
+            if prior is not None:
+                return prior
+        if w.game_exists(game_id):
+            raise GameExists(game_id)
+        batch.games.append((game_id, time.time(), self.meta, self.secret))
+        h = GENESIS_HASH
+        seq = 0
+        for data in self.events:
+            seq += 1
+            h = chain_hash(h, game_id, seq, data)
+            batch.events.append((game_id, seq, data, h))
+        w.cache[game_id] = _Head(seq, h)
+        if command_id is not None:
+            batch.known_commands[(game_id, command_id)] = AppendResult(1, seq, h, duplicate=False)
+            batch.commands.append((game_id, command_id, 1, seq, h))
+            batch.known_creations[command_id] = CreateResult(game_id, seq, h, duplicate=True)
+            batch.creations.append((command_id, game_id))
+        return CreateResult(game_id, seq, h, duplicate=False)
 
 
 class _Append:
@@ -321,6 +355,15 @@ class _Writer:
         self.cache[game_id] = head
         return head
 
+    def stored_creation(self, command_id: str) -> CreateResult | None:
+        """The game created with ``command_id`` and its first events, if one was (committed)."""
+        row = self.conn.execute(
+            "SELECT c.game_id, m.last_seq, m.last_hash FROM creations c "
+            "JOIN commands m ON m.game_id = c.game_id AND m.command_id = c.command_id WHERE c.command_id = ?",
+            (command_id,),
+        ).fetchone()
+        return None if row is None else CreateResult(row[0], row[1], row[2], duplicate=True)
+
     def stored_commands(self, requests: list[_Request]) -> dict[tuple[str, str], AppendResult]:
         """The stored results of the command ids the appends in ``requests`` carry, in one query per chunk.
 
@@ -370,6 +413,8 @@ class _Writer:
                     conn.executemany(INSERT_EVENT, batch.events)
                 if batch.commands:
                     conn.executemany(INSERT_COMMAND, batch.commands)
+                if batch.creations:
+                    conn.executemany(INSERT_CREATION, batch.creations)
                 if batch.snapshots:
                     conn.executemany(UPSERT_SNAPSHOT, batch.snapshots)
                 self.commit()
@@ -421,36 +466,52 @@ _LEN = struct.Struct(">I")  # each message on the writer's socket: its length, t
 
 def _writer_process(sock: socket.socket, path: str, cache_size: int) -> None:
     """The child's main (``writer="process"``): answer each ``(method, args)`` of the parent with
-    ``(True, _Writer.method(*args))`` or ``(False, exception)``, in order, until the socket closes."""
+    ``(True, _Writer.method(*args))`` or ``(False, exception)``, in order, until the socket closes.
+
+    A parent that vanishes (the store closed, or the server killed) is the normal way this ends,
+    however the socket says so: end of file, a request cut short, ``ConnectionResetError``
+    (closed with answers unread), ``BrokenPipeError`` (closed before an answer): it returns
+    quietly, after committing the transaction it was writing, for its stderr is the server's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop, by closing the socket
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     writer: _Writer | None = None
-    with sock, sock.makefile("rwb") as f:
+    f = sock.makefile("rwb")
+    try:
         try:
             writer, failure = _open_writer(Path(path), cache_size), None
         except BaseException as exc:
             failure = exc
-        try:
-            while True:
-                head = f.read(_LEN.size)
-                if len(head) < _LEN.size:
-                    return  # the store closed, or the server died
-                method, args = pickle.loads(f.read(_LEN.unpack(head)[0]))
-                try:
-                    if writer is None:
-                        raise failure  # type: ignore[misc]
-                    reply = (True, None if method == "ready" else getattr(writer, method)(*args))
-                except Exception as exc:
-                    reply = (False, exc)
-                try:
-                    data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
-                except Exception as exc:  # an error that does not pickle: its text does
-                    data = pickle.dumps((False, StoreError(f"sqlite store {path!r}: {reply[1]!r} ({exc})")))
-                f.write(_LEN.pack(len(data)) + data)
-                f.flush()
-        finally:
-            if writer is not None:
-                writer.conn.close()
+        while True:
+            head = f.read(_LEN.size)
+            if len(head) < _LEN.size:
+                return  # the store closed, or the server died
+            (n,) = _LEN.unpack(head)
+            body = f.read(n)
+            if len(body) < n:
+                return  # the server died while it sent this request
+            method, args = pickle.loads(body)
+            try:
+                if writer is None:
+                    raise failure  # type: ignore[misc]
+                reply = (True, None if method == "ready" else getattr(writer, method)(*args))
+            except Exception as exc:
+                reply = (False, exc)
+            try:
+                data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # an error that does not pickle: its text does
+                data = pickle.dumps((False, StoreError(f"sqlite store {path!r}: {reply[1]!r} ({exc})")))
+            f.write(_LEN.pack(len(data)) + data)
+            f.flush()
+    except (ConnectionError, EOFError):  # the parent is gone: nobody is left to answer
+        return
+    finally:
+        if writer is not None:
+            writer.conn.close()
+        for closing in (f.close, sock.close):  # f.close flushes: the parent may be gone
+            try:
+                closing()
+            except OSError:
+                pass
 
 
 class _WriterProcess:
@@ -648,10 +709,12 @@ class SQLiteStore(EventStore):
                     fut.set_exception(StoreError(f"sqlite store {str(self.path)!r}: the writer stopped: {exc!r}"))
             raise
 
-    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"") -> None:
+    async def create_game(self, game_id: str, meta: bytes = b"", secret: bytes = b"",
+                          events: Sequence[bytes] = (), command_id: str | None = None) -> CreateResult:
         check_game_id(game_id)
-        await self._submit(_CreateGame(game_id, as_bytes(meta, f"game {game_id!r}: meta"),
-                                       as_bytes(secret, f"game {game_id!r}: secret")))
+        datas, command_id = check_creation(game_id, events, command_id)
+        return await self._submit(_CreateGame(game_id, as_bytes(meta, f"game {game_id!r}: meta"),
+                                              as_bytes(secret, f"game {game_id!r}: secret"), datas, command_id))
 
     async def append(
         self,
@@ -702,6 +765,22 @@ class SQLiteStore(EventStore):
 
     async def last_seq(self, game_id: str) -> int:
         return (await self.game_info(game_id)).last_seq
+
+    async def find_command(self, game_id: str, command_id: str) -> AppendResult | None:
+        check_command_id(command_id)
+
+        def q(conn: sqlite3.Connection) -> AppendResult | None:
+            row = conn.execute(
+                "SELECT first_seq, last_seq, last_hash FROM commands WHERE game_id = ? AND command_id = ?",
+                (game_id, command_id),
+            ).fetchone()
+            if row is None:
+                if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
+                    raise UnknownGame(game_id)
+                return None
+            return AppendResult(row[0], row[1], row[2], duplicate=True)
+
+        return await self._read(f"command {command_id!r} of game {game_id!r}", q)
 
     _INFO = (
         "SELECT g.game_id, g.created_at, "

@@ -293,3 +293,50 @@ async def test_a_bot_too_slow_for_its_clock_forfeits_and_the_stream_says_so():
     clocks = [u.clock for u in updates if isinstance(u, DecisionUpdate) and u.decision.side == "a"]
     assert clocks and all(cl.move_ms <= 60 and cl.reserve_ms == 0 for cl in clocks)
     assert [cl.timeouts for cl in clocks][-1] == 1
+
+
+def lose_first(c, kind):
+    """Make ``c`` lose the first ``kind`` reply: the connection breaks as it arrives, unread, as
+    when a server dies between taking a seat and its ``seated`` reaching the client."""
+    dispatch, lost = c._dispatch, []
+
+    def patched(msg):
+        if isinstance(msg, kind) and not lost:
+            lost.append(msg)
+            c.websocket.transport.abort()
+            return
+        dispatch(msg)
+
+    c._dispatch = patched
+    return lost
+
+
+async def test_auto_reconnect_retries_a_join_whose_seated_was_lost_and_gets_the_same_seat(server):
+    async with connect(server.url, name="alice") as alice, connect(server.url, name="bob", auto_reconnect=True) as bob:
+        gid = (await alice.create_game("ridge", seat="a")).game_id
+        lost = lose_first(bob, m.Seated)
+        seat = await asyncio.wait_for(bob.join(gid), 15)  # before: lobby.game_full (the seat went to the lost try)
+        assert len(lost) == 1 and (seat.game_id, seat.seat, seat.token) == (gid, "b", lost[0].token)
+        assert bob.game(gid).token == seat.token
+        async for _ in bob.updates(gid):  # the game started with bob in seat b
+            if bob.pending(gid):
+                break
+        assert bob.view(gid).started and bob.game(gid).seqs[0] == 1
+        names = [e.name for e in await _log(alice, gid) if isinstance(e, ev.SeatTaken)]
+        assert names == ["alice", "bob"]  # one seat each: the retry took nothing more
+        async with connect(server.url) as other:  # the token handed to the retry is the seat's
+            assert (await other.resume(gid, seat.token)).seat == "b"
+
+
+async def test_a_create_game_whose_seated_was_lost_is_retried_with_its_request_id(server):
+    async with connect(server.url, name="alice") as c:
+        lost = lose_first(c, m.Seated)
+        with pytest.raises(ConnectionLost) as err:
+            await c.create_game("ridge", seat="a", client_seed="alice-seed")
+        assert len(err.value.request_id) == 32 and len(lost) == 1
+        await c.reconnect()
+        seat = await c.create_game("ridge", seat="a", client_seed="alice-seed", request_id=err.value.request_id)
+        assert (seat.game_id, seat.seat, seat.token) == (lost[0].game_id, "a", lost[0].token)
+        assert [g.game_id for g in await c.list_games()] == [seat.game_id]  # one game, not two
+        fresh = await c.create_game("ridge")  # a new request: a new id, a new game
+        assert fresh.game_id != seat.game_id and len(await c.list_games()) == 2

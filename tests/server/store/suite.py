@@ -15,6 +15,7 @@ from engine.log import GENESIS_HASH, chain_hash
 from server.store import (
     AppendResult,
     ConcurrencyError,
+    CreateResult,
     EventStore,
     GameExists,
     StoreClosed,
@@ -116,6 +117,7 @@ class EventStoreSuite:
             store.game_info("nope"),
             store.save_snapshot("nope", 0, b"s"),
             store.load_snapshot("nope"),
+            store.find_command("nope", "c"),
         ]
         for call in calls:
             with pytest.raises(UnknownGame, match="nope") as info:
@@ -280,10 +282,66 @@ class EventStoreSuite:
             store.create_game("fresh"), store.append("fresh", 0, [b"first"]), store.create_game("fresh"),
             return_exceptions=True,
         )
-        assert created is None
+        assert created == CreateResult("fresh", 0, GENESIS_HASH, duplicate=False)
         assert isinstance(appended, AppendResult) and appended.last_seq == 1
         assert isinstance(again, GameExists)
         assert [e.data for e in await store.read("fresh")] == [b"first"]
+
+    # ------------------------------------------------------------------ creating a game with its first events
+
+    async def test_a_game_is_created_with_its_first_events(self, store: EventStore) -> None:
+        r = await store.create_game("g", meta=b"m", secret=b"s", events=[b"created", b"seat", bytearray(b"seed")])
+        events = await store.read("g")
+        assert [e.data for e in events] == [b"created", b"seat", b"seed"]
+        assert_chain("g", events)
+        assert r == CreateResult("g", 3, events[-1].hash, duplicate=False)
+        assert (await store.game_info("g")).last_seq == 3 and await store.load_secret("g") == b"s"
+        assert (await store.append("g", 3, [b"next"])).first_seq == 4
+        assert await store.find_command("g", "c") is None  # created without a command id
+
+    async def test_a_creation_with_a_command_id_is_idempotent_across_the_store(self, store: EventStore) -> None:
+        first = await store.create_game("g1", b"m1", b"s1", [b"a", b"b"], command_id="req-1")
+        assert first == CreateResult("g1", 2, first.last_hash, duplicate=False)
+        again = await store.create_game("g2", b"m2", b"s2", [b"other"], command_id="req-1")
+        assert again == CreateResult("g1", 2, first.last_hash, duplicate=True)
+        assert [g.game_id for g in await store.list_games()] == ["g1"]  # g2 was not made
+        assert [e.data for e in await store.read("g1")] == [b"a", b"b"]
+        # the first events are stored under the command id in the game, as an append's are
+        assert await store.find_command("g1", "req-1") == AppendResult(1, 2, first.last_hash, duplicate=True)
+        assert await store.append("g1", 0, [b"zz"], command_id="req-1") == AppendResult(1, 2, first.last_hash, True)
+        # a game id that exists, with a new command id, is still GameExists
+        with pytest.raises(GameExists):
+            await store.create_game("g1", events=[b"x"], command_id="req-2")
+        other = await store.create_game("g3", events=[b"x"], command_id="req-2")
+        assert (other.game_id, other.duplicate) == ("g3", False)
+
+    async def test_concurrent_creations_with_one_command_id_make_one_game(self, store: EventStore) -> None:
+        results = await asyncio.gather(*(store.create_game(f"g{i}", events=[f"e{i}".encode()], command_id="same")
+                                         for i in range(6)))
+        made = [r for r in results if not r.duplicate]
+        assert len(made) == 1 and {r.game_id for r in results} == {made[0].game_id}
+        assert [g.game_id for g in await store.list_games()] == [made[0].game_id]
+
+    async def test_find_command_finds_appends(self, store: EventStore) -> None:
+        await store.create_game("g")
+        r = await store.append("g", 0, [b"x", b"y"], command_id="c1")
+        assert await store.find_command("g", "c1") == AppendResult(1, 2, r.last_hash, duplicate=True)
+        assert await store.find_command("g", "c2") is None
+
+    async def test_a_creation_that_fails_makes_nothing(self, store: EventStore) -> None:
+        with pytest.raises(ValueError, match="command id needs events"):
+            await store.create_game("g", command_id="c")
+        with pytest.raises(TypeError):
+            await store.create_game("g", events=[b"ok", "not bytes"])  # type: ignore[list-item]
+        with pytest.raises(TypeError):
+            await store.create_game("g", events=b"bytes, not a list of them")
+        assert await store.list_games() == []
+        await store.create_game("g", events=[b"one"])
+        outcomes = await asyncio.gather(store.create_game("g", events=[b"two"], command_id="c"),
+                                        store.create_game("h", events=[b"three"]), return_exceptions=True)
+        assert isinstance(outcomes[0], GameExists) and outcomes[1].game_id == "h"
+        assert [e.data for e in await store.read("g")] == [b"one"]
+        assert await store.find_command("g", "c") is None
 
     # ------------------------------------------------------------------ reads
 

@@ -127,6 +127,66 @@ async def test_other_schema_version_is_refused(db: Path) -> None:
         await SQLiteStore.open(db)
 
 
+SCHEMA_V2 = """
+CREATE TABLE games (game_id TEXT NOT NULL PRIMARY KEY, created_at REAL NOT NULL, meta BLOB NOT NULL,
+                    secret BLOB NOT NULL DEFAULT x'') WITHOUT ROWID;
+CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL CHECK (seq >= 1), data BLOB NOT NULL,
+                     hash BLOB NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE commands (game_id TEXT NOT NULL, command_id TEXT NOT NULL, first_seq INTEGER NOT NULL,
+                       last_seq INTEGER NOT NULL, last_hash BLOB NOT NULL, PRIMARY KEY (game_id, command_id));
+CREATE TABLE snapshots (game_id TEXT NOT NULL PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL);
+"""
+
+
+@pytest.mark.parametrize("version", [1, 2])
+async def test_older_schema_versions_are_migrated(db: Path, version: int) -> None:
+    """A store written by an older skirmish (version 2: no creations table; 1: no secrets either)
+    opens, keeps its games, and takes idempotent creations from then on."""
+    raw = sqlite3.connect(db)
+    no_secret = SCHEMA_V2.replace(",\n                    secret BLOB NOT NULL DEFAULT x''", "")
+    schema = SCHEMA_V2 if version == 2 else no_secret
+    raw.executescript(schema)
+    h = chain_hash(b"\x00" * 32, "old", 1, b"e1")
+    if version == 2:
+        raw.execute("INSERT INTO games VALUES ('old', 1.0, x'6d', x'73')")
+    else:
+        raw.execute("INSERT INTO games VALUES ('old', 1.0, x'6d')")
+    raw.execute("INSERT INTO events VALUES ('old', 1, x'6531', ?)", (h,))
+    raw.execute(f"PRAGMA user_version = {version}")
+    raw.commit()
+    raw.close()
+    for writer in ("thread", "process"):
+        async with await SQLiteStore.open(db, writer=writer) as s:
+            assert (await s.pragmas())["user_version"] == sqlite_mod.SCHEMA_VERSION == 3
+            assert [(e.seq, e.data, e.hash) for e in await s.read("old")] == [(1, b"e1", h)]
+            assert await s.load_secret("old") == (b"s" if version == 2 else b"")
+            r = await s.create_game(f"new-{writer}", events=[b"x"], command_id="req")
+            assert r.game_id == "new-thread" and r.duplicate == (writer == "process")
+
+
+async def test_a_creation_failing_halfway_through_its_transaction_leaves_nothing(db: Path) -> None:
+    """A failure injected between the game's row and its events (a trigger refusing the second
+    event) rolls the whole creation back: no game without its events, no command id, no creation."""
+    for writer in ("thread", "process"):
+        async with await SQLiteStore.open(db, writer=writer) as s:
+            raw = sqlite3.connect(db)
+            raw.execute("CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.data = x'626f6f6d' "
+                        "BEGIN SELECT RAISE(ABORT, 'injected failure'); END")
+            raw.commit()
+            raw.close()
+            with pytest.raises(StoreError, match="injected failure"):
+                await s.create_game(f"g-{writer}", b"m", b"s", [b"created", b"boom"], command_id=f"r-{writer}")
+            assert f"g-{writer}" not in {g.game_id for g in await s.list_games()}
+            with sqlite3.connect(db) as raw:
+                for table, key in (("games", "game_id"), ("events", "game_id"), ("commands", "game_id"),
+                                   ("creations", "command_id")):
+                    query = f"SELECT count(*) FROM {table} WHERE {key} LIKE ?"
+                    assert raw.execute(query, (f"%-{writer}",)).fetchone()[0] == 0, table
+                raw.execute("DROP TRIGGER boom")
+            r = await s.create_game(f"g-{writer}", b"m", b"s", [b"created", b"boom"], command_id=f"r-{writer}")
+            assert not r.duplicate and r.last_seq == 2  # the retry is a first creation: nothing was kept
+
+
 async def test_memory_path_is_refused() -> None:
     with pytest.raises(ValueError, match="MemoryStore"):
         await SQLiteStore.open(":memory:")
@@ -454,3 +514,144 @@ def test_the_writer_module_is_not_a_command_for_people() -> None:
     out = subprocess.run([sys.executable, "-m", "server.store.writer"], cwd=REPO_ROOT, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and "started by SQLiteStore" in out.stderr
+
+
+# ---------------------------------------------------------------------------- the writer process's end
+# A vanished parent is the normal way the writer process stops (``skirmish serve`` killed): it must
+# exit 0 without a word, since its stderr is the server's, which carries only JSON lines.
+
+
+def _start_writer(db: Path):
+    import pickle
+    import socket
+    import subprocess
+
+    ours, theirs = socket.socketpair()
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "server.store.writer", str(theirs.fileno()), str(db), "100"],
+                            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=REPO_ROOT, env=env)
+    theirs.close()
+
+    def send(method: str, *args) -> None:
+        data = pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL)
+        ours.sendall(sqlite_mod._LEN.pack(len(data)) + data)
+
+    def receive():
+        def exactly(n: int) -> bytes:
+            buf = b""
+            while len(buf) < n:
+                chunk = ours.recv(n - len(buf))
+                assert chunk, "the writer closed its socket"
+                buf += chunk
+            return buf
+
+        (n,) = sqlite_mod._LEN.unpack(exactly(sqlite_mod._LEN.size))
+        return pickle.loads(exactly(n))
+
+    send("ready")
+    assert receive() == (True, None)
+    return proc, ours, send, receive
+
+
+def _wait_for_unread_replies(sock, n_bytes: int) -> None:
+    import socket
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if len(sock.recv(1 << 20, socket.MSG_PEEK | socket.MSG_DONTWAIT)) >= n_bytes:
+                return
+        except BlockingIOError:
+            pass
+        assert time.monotonic() < deadline, "the writer did not answer"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("how", ["eof", "reset", "broken_pipe", "cut_message"])
+def test_the_writer_process_exits_quietly_when_its_parent_vanishes(db: Path, how: str) -> None:
+    """eof: the socket closed; reset: closed with replies unread (ConnectionResetError in the
+    child); broken_pipe: closed while the child writes a batch (BrokenPipeError when it answers);
+    cut_message: the parent died halfway through sending a request."""
+    proc, sock, send, receive = _start_writer(db)
+    try:
+        if how == "reset":
+            for _ in range(3):
+                send("pragmas")
+            _wait_for_unread_replies(sock, 30)
+        elif how == "broken_pipe":
+            requests = [sqlite_mod._CreateGame(f"g{i}", b"", b"", (b"x" * 2000,) * 50) for i in range(300)]
+            send("write_batch", requests)
+        elif how == "cut_message":
+            sock.sendall(sqlite_mod._LEN.pack(1000) + b"\x80\x05 half a pickle")
+        sock.close()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        sock.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (proc.returncode, err.decode(), out.decode()) == (0, "", "")
+    if how == "broken_pipe":  # the batch it was writing was committed before it found out
+        with sqlite3.connect(db) as raw:
+            assert raw.execute("SELECT count(*) FROM games").fetchone()[0] == 300
+
+
+WRITER_PARENT = textwrap.dedent(
+    """
+    import asyncio, sys
+    from server.store import SQLiteStore
+
+    async def main(path):
+        store = await SQLiteStore.open(path, writer="process")
+        print(store._process.proc.pid, flush=True)
+        await asyncio.gather(*(store.create_game(f"g{i}") for i in range(20)))
+        seqs = [0] * 20
+        async def one(i):
+            while True:
+                await store.append(f"g{i}", seqs[i], [b"y" * 300] * 5)
+                seqs[i] += 5
+                if i == 0 and seqs[0] == 50:
+                    print("busy", flush=True)
+        await asyncio.gather(*(one(i) for i in range(20)))
+
+    asyncio.run(main(sys.argv[1]))
+    """
+)
+
+
+def test_the_writer_process_of_a_killed_parent_leaves_nothing_on_stderr(tmp_path: Path) -> None:
+    import subprocess
+
+    script, err_path = tmp_path / "parent.py", tmp_path / "stderr.txt"
+    script.write_text(WRITER_PARENT)
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for attempt in range(5):  # the kill lands at a random point of the writer's work each time
+        with open(err_path, "wb") as err:
+            parent = subprocess.Popen([sys.executable, str(script), str(tmp_path / f"db{attempt}.sqlite")],
+                                      cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=err)
+        try:
+            writer_pid = int(parent.stdout.readline())
+            assert parent.stdout.readline() == b"busy\n"
+            time.sleep(0.05 * attempt)
+            parent.send_signal(signal.SIGKILL)
+            parent.wait(10)
+        finally:
+            if parent.poll() is None:
+                parent.kill()
+                parent.wait()
+            parent.stdout.close()
+        deadline = time.monotonic() + 30
+        while _alive(writer_pid):
+            assert time.monotonic() < deadline, "the writer process outlived its parent"
+            time.sleep(0.02)
+        assert err_path.read_text() == "", f"attempt {attempt}: the writer wrote on stderr"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie nobody has reaped yet has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
