@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 
 import msgspec
 
@@ -31,6 +32,7 @@ from server.game import LiveGame
 from server.store import EventStore, UnknownGame
 
 MAX_GAME_ID = 200
+OPEN_GAME_EVENTS = 8  # an open game's log is short (GameCreated, then a seat and its seed): longer ones are not read
 
 
 class Lobby:
@@ -43,6 +45,7 @@ class Lobby:
         self._loading: dict[str, asyncio.Task] = {}
         self._summaries: dict[str, GameSummary] = {}  # games not in memory, as last seen
         self.closing = False
+        self._sweep: asyncio.Task | None = None
 
     # -- missions and listings -----------------------------------------------------------------
 
@@ -97,7 +100,29 @@ class Lobby:
         game = await LiveGame.create(self.store, mission, token_key=secrets.token_bytes(32))
         actor = self._spawn(game)
         self.log.info("game.created", game=game.game_id, mission=mission.id)
+        if self.config.open_game_ttl:
+            actor.expire_at(time.time() + self.config.open_game_ttl)
         return actor
+
+    # -- open games nobody joined expire ---------------------------------------------------------
+
+    def start(self) -> None:
+        """After a restart: load the open games of the store, so that each expires on time."""
+        if self.config.open_game_ttl and self._sweep is None:
+            self._sweep = asyncio.create_task(self._load_open_games(), name="lobby-open-games")
+
+    async def _load_open_games(self) -> None:
+        for info in await self.store.list_games():
+            if self.closing:
+                return
+            if info.last_seq > OPEN_GAME_EVENTS or info.game_id in self.actors:
+                continue
+            try:
+                state = replay(decode_event(s.data) for s in await self.store.read(info.game_id))
+                if state.outcome is None and not state.started:
+                    await self.get(info.game_id)  # loading schedules its expiry (``_load``)
+            except Exception as exc:  # one bad game never stops the others
+                self.log.warning("game.unloadable", game=info.game_id, problem=str(exc) or type(exc).__name__)
 
     async def get(self, game_id: str) -> GameActor:
         """The game's actor, loading the game from the store if it is not in memory."""
@@ -131,6 +156,8 @@ class Lobby:
             actor.clock.seats[seat].timeouts = n
         self.log.info("game.loaded", game=game_id, seq=game.state.seq)
         await actor.call(actor.boot)
+        if self.config.open_game_ttl and not actor.state.started and actor.state.outcome is None:
+            actor.expire_at((await self.store.game_info(game_id)).created_at + self.config.open_game_ttl)
         return actor
 
     async def run(self, game_id: str, job: str, *args):
@@ -160,6 +187,9 @@ class Lobby:
     async def close(self) -> None:
         """Stop taking jobs; every actor finishes what is queued (in-flight commands commit)."""
         self.closing = True
+        if self._sweep is not None:
+            self._sweep.cancel()
+            await asyncio.gather(self._sweep, return_exceptions=True)
         for task in list(self._loading.values()):
             try:
                 await task

@@ -293,3 +293,21 @@ async def test_a_bot_too_slow_for_its_clock_forfeits_and_the_stream_says_so():
     clocks = [u.clock for u in updates if isinstance(u, DecisionUpdate) and u.decision.side == "a"]
     assert clocks and all(cl.move_ms <= 60 and cl.reserve_ms == 0 for cl in clocks)
     assert [cl.timeouts for cl in clocks][-1] == 1
+
+
+async def test_the_library_cancels_a_waiting_game_and_knows_when_it_is_live(server):
+    async with connect(server.url, codec="json", name="waiter") as c:
+        seat = await c.create_game("ridge", seat="a")
+        await asyncio.wait_for(_until(lambda: c.game(seat.game_id).live == 2), 5)  # the backlog is in
+        seq = await c.cancel(seat.game_id)  # its own seat's token
+        assert seq == c.game(seat.game_id).live + 4  # GameCancelled, Checkpoint, GameEnded, SeedRevealed
+        await asyncio.wait_for(_until(lambda: c.game(seat.game_id).outcome is not None), 5)
+        assert c.game(seat.game_id).outcome.reason == "cancelled by seat a before anyone joined"
+        with pytest.raises(ClientError) as err:
+            await c.cancel(seat.game_id)
+        assert err.value.code == "game.over"
+
+
+async def _until(check) -> None:
+    while not check():
+        await asyncio.sleep(0.01)
