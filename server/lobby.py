@@ -112,7 +112,12 @@ class Lobby:
             self._sweep = asyncio.create_task(self._load_open_games(), name="lobby-open-games")
 
     async def _load_open_games(self) -> None:
-        for info in await self.store.list_games():
+        try:
+            infos = await self.store.list_games()
+        except Exception as exc:  # the server serves on; open games then expire when next loaded
+            self.log.error("game.open_games_unlisted", problem=str(exc) or type(exc).__name__)
+            return
+        for info in infos:
             if self.closing:
                 return
             if info.last_seq > OPEN_GAME_EVENTS or info.game_id in self.actors:
