@@ -70,14 +70,18 @@ async def test_a_started_game_cannot_be_cancelled(server):
 
 
 async def test_open_games_expire_and_games_that_started_do_not(make_server):
-    async with make_server(open_game_ttl=0.5) as srv:
+    async with make_server(open_game_ttl=1.5) as srv:  # (long enough for seated_pair to join on a busy machine)
         a = await RawClient.open(srv.url, name="alice")
         seated = await a.call(m.CreateGame(mission="knives", seat="a"))
         created = await a.call(m.CreateGame(mission="ridge"))  # no seat at all
         x, y, sx, sy = await seated_pair(srv.url)  # joined: it started, it does not expire
-        over = await a.next_of(m.GameOverMsg, timeout=5)
+        over = await a.next_of(m.GameOverMsg, timeout=10)
         assert over.game_id == seated.game_id and over.outcome.reason == "expired: nobody joined in time"
-        await asyncio.sleep(0.6)
+        for _ in range(100):
+            if (await srv.store.game_info(created.game_id)).last_seq > 1:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.6)  # past the pair's own expiry time: it started, so nothing happens
         await ended(srv.store, seated.game_id, "expired")
         await ended(srv.store, created.game_id, "expired")
         games = {g.game_id: g for g in (await a.call(m.ListGames())).games}
