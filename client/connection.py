@@ -167,6 +167,7 @@ class GameView:
     token: str = ""
     state: State | None = None  # None until GameCreated arrives
     last_seq: int = 0  # the highest seq received
+    live: int = 0  # the seq of the server's last ``live`` (the backlog is in up to there); 0: not yet
     seqs: list[int] = field(default_factory=list)  # the seqs applied, in order
     duplicates: int = 0  # events at or below last_seq, dropped
     gaps: list[tuple[int, int]] = field(default_factory=list)  # (expected, received)
@@ -387,6 +388,8 @@ class Client:
             g = self.game(msg.game_id)
             g.outcome, g.forfeit = msg.outcome, msg.forfeit
             g.queue.put_nowait(GameOverUpdate(msg.game_id, msg.outcome, msg.forfeit))
+        elif isinstance(msg, m.Live):
+            self.game(msg.game_id).live = msg.seq
         else:
             if isinstance(msg, m.Seated):  # before the events that follow it are dispatched
                 g = self.game(msg.game_id)
@@ -525,6 +528,12 @@ class Client:
 
     async def resign(self, game_id: str, command_id: str | None = None) -> int:
         ack = await self._call(m.ResignGame(game_id=game_id, command_id=command_id or _new_command_id()))
+        return ack.seq
+
+    async def cancel(self, game_id: str, token: str = "") -> int:
+        """Cancel a game nobody has joined yet, as the holder of a seat's token (this connection's
+        own seat's by default); returns the seq of the ack. ``game.started`` once someone joined."""
+        ack = await self._call(m.CancelGame(game_id=game_id, token=token or self.game(game_id).token))
         return ack.seq
 
     def _seat(self, reply) -> Seat:

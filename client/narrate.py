@@ -122,6 +122,9 @@ def describe(event: ev.Event, state: State) -> str | None:
             return None
         case ev.Resigned():
             return f"side {event.side} resigns" + (f" ({event.reason})" if event.reason else "")
+        case ev.GameCancelled():
+            return ("the game expired: nobody joined in time" if event.reason == "expired"
+                    else f"side {event.seat} cancels the game before anyone joined")
         case ev.GameEnded():
             o = event.outcome
             who = f"side {o.winner} wins" if o.winner else "a draw"

@@ -35,4 +35,14 @@ class Resign(Command):
     reason: str = ""  # "" for a player's resignation; the server's forfeits say why ("forfeit: 3 time-outs")
 
 
-AnyCommand = Union[Start, Choose, Resign]
+class Cancel(Command):
+    """End a game that has not started (nobody joined it): ``reason`` "cancelled" by the player
+    holding ``seat``, or "expired" (the server, when nobody joined in time; ``seat`` "")."""
+
+    reason: str = "cancelled"
+    seat: str = ""
+
+
+CANCEL_REASONS = ("cancelled", "expired")
+
+AnyCommand = Union[Start, Choose, Resign, Cancel]

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.codec import clone_state
-from engine.commands import Choose, Command, Resign, Start
+from engine.commands import CANCEL_REASONS, Cancel, Choose, Command, Resign, Start
 from engine.dice.base import Dice
-from engine.errors import GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
-from engine.events import Event, GameStarted, OptionChosen, Resigned
+from engine.errors import AlreadyStarted, GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
+from engine.events import Event, GameCancelled, GameStarted, OptionChosen, Resigned
 from engine.model import SIDES, Decision, Option, Outcome, State, other
 from engine.rules.context import Context
 from engine.rules import builtin as _builtin  # noqa: F401  (registers the rules modules)
@@ -89,7 +89,32 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
         why = f"side {command.side}: {command.reason}" if command.reason else f"side {command.side} resigned"
         flow.end_game(ctx, Outcome(other(command.side), why))
         return ctx.events
+    if isinstance(command, Cancel):
+        return _cancel(state, command, dice)
     raise MalformedCommand(f"not a command: {type(command).__name__}")
+
+
+def cancel_reason(event: GameCancelled) -> str:
+    """The outcome's reason for a cancelled game (derived from the event alone, so verify re-derives it)."""
+    if event.reason == "expired":
+        return "expired: nobody joined in time"
+    return f"cancelled by seat {event.seat} before anyone joined" if event.seat else "cancelled before anyone joined"
+
+
+def _cancel(state: State, command: Cancel, dice: Dice) -> list[Event]:
+    if command.reason not in CANCEL_REASONS:
+        raise MalformedCommand(f"cancel: the reason is one of {', '.join(CANCEL_REASONS)}, not {command.reason!r}")
+    if command.seat not in ("", *SIDES) or (command.reason == "expired") != (command.seat == ""):
+        raise MalformedCommand(f"cancel: seat {command.seat!r} does not fit reason {command.reason!r}")
+    if state.outcome is not None:
+        raise GameOver(f"game {state.game_id} is over: {state.outcome.reason}")
+    if state.started:
+        raise AlreadyStarted(f"game {state.game_id} has started: resign instead")
+    ctx = Context(clone_state(state), dice)
+    event = GameCancelled(reason=command.reason, seat=command.seat)
+    ctx.emit(event)
+    flow.end_game(ctx, Outcome(None, cancel_reason(event)))
+    return ctx.events
 
 
 def normalise_option(option) -> Option:

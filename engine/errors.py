@@ -7,7 +7,8 @@ Hierarchy::
     ├── IllegalOption            an option the pending decision does not offer
     ├── NotYourDecision          the pending decision belongs to the other side
     ├── StaleDecision            the decision id is not the pending one
-    └── GameOver                 the game has ended
+    ├── GameOver                 the game has ended
+    └── AlreadyStarted           a game that has started cannot be cancelled (resign instead)
     InvalidEvent                 an event that cannot follow the state (corrupt or forged log)
     MissionError                 a mission file that does not describe a playable mission
 
@@ -43,6 +44,10 @@ class StaleDecision(GameError):
 
 class GameOver(GameError):
     code = "game.over"
+
+
+class AlreadyStarted(GameError):
+    code = "game.started"
 
 
 class InvalidEvent(Exception):

@@ -67,6 +67,15 @@ class GameEnded(Event):
     outcome: Outcome
 
 
+class GameCancelled(Event):
+    """A game nobody joined ends before it started: ``reason`` "cancelled" (by the player in
+    ``seat``, with its seat token) or "expired" (nobody joined in time; ``seat`` is ""). The
+    ``GameEnded`` (no winner) and ``SeedRevealed`` of any end follow."""
+
+    reason: str  # "cancelled" | "expired"
+    seat: str = ""  # the seat that cancelled; "" when the game expired
+
+
 class SeedRevealed(Event):
     server_seed: str  # hex; checked against GameCreated.commitment by verify
 
@@ -498,6 +507,7 @@ class CourageFailed(Event):
 
 AnyEvent = Union[
     GameCreated, ClientSeedAdded, SeatTaken, GameStarted, Resigned, GameEnded, SeedRevealed, Checkpoint,
+    GameCancelled,
     DiceRolled, DecisionRequested, OptionChosen,
     RoundStarted, InitiativeWon, ActivationPassed, TurnStarted, TurnEnded, RoundEnded,
     MinorActionTaken, TaskAttempted, UnitMoved, ProneChanged, PoolChanged,

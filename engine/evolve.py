@@ -102,6 +102,12 @@ def _resigned(s: State, e: ev.Resigned) -> None:
     pass  # the GameEnded that follows carries the outcome
 
 
+def _game_cancelled(s: State, e: ev.GameCancelled) -> None:
+    if s.started or s.outcome is not None:
+        raise InvalidEvent("only a game that has not started can be cancelled")
+    # the GameEnded that follows carries the outcome
+
+
 def _game_ended(s: State, e: ev.GameEnded) -> None:
     s.outcome = e.outcome
     s.phase = "over"
@@ -595,6 +601,7 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.GameStarted: _game_started,
     ev.Resigned: _resigned,
     ev.GameEnded: _game_ended,
+    ev.GameCancelled: _game_cancelled,
     ev.SeedRevealed: _seed_revealed,
     ev.Checkpoint: _checkpoint,
     ev.DiceRolled: _dice_rolled,

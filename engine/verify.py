@@ -11,7 +11,8 @@ and checks, stopping at the first bad event and naming it:
 5. **checkpoints**: each ``Checkpoint`` holds the hash of the replayed state before it;
 6. **seed**: the revealed server seed matches the commitment logged at creation;
 7. **dice**: each roll equals the roll recomputed from the seed, client seeds and nonce;
-8. **rules**: re-running ``decide`` on every logged command (start, each choice, resignation)
+8. **rules**: re-running ``decide`` on every logged command (start, each choice, resignation,
+   the cancellation or expiry of a game nobody joined)
    with the revealed dice produces exactly the logged events, so the server could neither
    invent an outcome nor skip a rule.
 
@@ -29,7 +30,7 @@ from typing import Iterable, NamedTuple
 
 from engine import events as ev
 from engine.codec import DecodeError, decode_event, encode_event, state_hash
-from engine.commands import Choose, Command, Resign, Start
+from engine.commands import Cancel, Choose, Command, Resign, Start
 from engine.decide import decide
 from engine.dice.fair import ProvablyFairDice
 from engine.errors import GameError, InvalidEvent
@@ -95,7 +96,7 @@ class _LoggedDice:
         return got
 
 
-_COMMAND_MARKERS = (ev.GameStarted, ev.OptionChosen, ev.Resigned)
+_COMMAND_MARKERS = (ev.GameStarted, ev.OptionChosen, ev.Resigned, ev.GameCancelled)
 _SERVER_EVENTS = (ev.ClientSeedAdded, ev.SeatTaken, ev.SeedRevealed)  # appended by the server, not by a command
 
 
@@ -104,6 +105,8 @@ def _command_of(event: ev.Event) -> Command:
         return Start()
     if isinstance(event, ev.OptionChosen):
         return Choose(event.decision_id, event.option, event.side, timeout=event.timeout)
+    if isinstance(event, ev.GameCancelled):
+        return Cancel(reason=event.reason, seat=event.seat)
     return Resign(event.side, reason=event.reason)
 
 

@@ -8,7 +8,7 @@ Field by field, with examples: ``docs/protocol.md``.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Annotated, Union
 
 import msgspec
 
@@ -16,6 +16,10 @@ from engine.events import AnyEvent
 from engine.model import Decision, Option, Outcome
 
 PROTOCOL_VERSION = 1
+
+# A seq a client names (``resume.last_seq``, ``spectate.after_seq``): negative or past 64 bits is
+# ``protocol.invalid_field`` when it decodes; past the game's last event, ``lobby.seq_out_of_range``.
+Seq = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 
 
 class Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=False):
@@ -63,7 +67,7 @@ class Join(Msg, tag="join"):
 
 class Spectate(Msg, tag="spectate"):
     game_id: str
-    after_seq: int = 0
+    after_seq: Seq = 0
     id: int = 0
 
 
@@ -72,7 +76,7 @@ class Resume(Msg, tag="resume"):
 
     game_id: str
     token: str
-    last_seq: int = 0
+    last_seq: Seq = 0
     id: int = 0
 
 
@@ -96,8 +100,16 @@ class Ping(Msg, tag="ping"):
     id: int = 0
 
 
+class CancelGame(Msg, tag="cancel"):
+    """End a game nobody joined: the holder of a seat's ``token`` cancels it before it starts."""
+
+    game_id: str
+    token: str
+    id: int = 0
+
+
 ClientMessage = Union[Hello, ListMissions, ListGames, CreateGame, Join, Spectate, Resume, Command,
-                      ResignGame, Ping]
+                      ResignGame, Ping, CancelGame]
 CLIENT_TYPES = {cls.__struct_config__.tag: cls for cls in ClientMessage.__args__}
 
 # -- server -> client --------------------------------------------------------------------------
@@ -178,6 +190,14 @@ class Ack(Msg, tag="ack"):
     id: int = 0
 
 
+class Live(Msg, tag="live"):
+    """The end of the backlog after ``seated`` / ``watching``: every event up to ``seq`` (and what
+    was pending then: the ``decision`` or ``game_over``) has been sent; what follows is new."""
+
+    game_id: str
+    seq: int
+
+
 class EventMsg(Msg, tag="event"):
     """One event of the game as the receiving viewer may see it."""
 
@@ -233,4 +253,4 @@ class Error(Msg, tag="error"):
 
 
 ServerMessage = Union[Welcome, Missions, Games, Created, Seated, Watching, Ack, EventMsg, DecisionMsg, GameOverMsg,
-                      Updates, Pong, Error]
+                      Updates, Pong, Error, Live]

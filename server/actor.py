@@ -28,14 +28,14 @@ import time
 from typing import Awaitable, Callable
 
 from engine.codec import decode_event
-from engine.commands import Choose, Resign, Start
+from engine.commands import Cancel, Choose, Resign, Start
 from engine.decide import default_option
 from engine.dice.fair import check_client_seed
 from engine.errors import GameError
-from engine.events import ClientSeedAdded, DecisionRequested, Event, OptionChosen, Resigned, SeatTaken
+from engine.events import ClientSeedAdded, DecisionRequested, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
 from engine.view import view
 from protocol.errors import ProtocolError
-from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated, Updates
+from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Live, Seated, Updates
 from server.clock import GameClock
 from server.connection import Connection
 from server.game import LiveGame, Submitted
@@ -73,7 +73,9 @@ class GameActor:
         self.loop = asyncio.get_running_loop()
         self._jobs: asyncio.Queue = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
+        self._expiry: asyncio.TimerHandle | None = None  # a game nobody joined expires (``expire_at``)
         self._staged: dict[Connection, list[list]] = {}  # batch connections: [events, decision, over, ack]...
+        self._lives: list[Connection] = []  # batch connections owed a ``live`` after their staged updates
         self._over: tuple[tuple, GameOverMsg] | None = None
         self.task = asyncio.create_task(self._run(), name=f"actor-{self.game_id}")
 
@@ -136,6 +138,8 @@ class GameActor:
         if not self.closing:
             self.closing = True
             self._cancel_timer()
+            if self._expiry is not None:
+                self._expiry.cancel()
             self._jobs.put_nowait(None)
         await self.task
 
@@ -195,10 +199,17 @@ class GameActor:
             await self._submit(Start())
         else:
             self._show_pending(conn, seat)
+        self._live(conn)
         return seat
 
     async def watch(self, conn: Connection, viewer: str, after_seq: int, reply) -> None:
-        """Follow the game as ``viewer``: ``reply``, every event after ``after_seq``, then what is pending."""
+        """Follow the game as ``viewer``: ``reply``, every event after ``after_seq``, then what is pending,
+        then ``live``. Once the game is over the whole log is open: the backlog is the full log."""
+        s = self.state
+        if after_seq > s.seq:
+            field = "last_seq" if isinstance(reply, Seated) else "after_seq"
+            raise ProtocolError("lobby.seq_out_of_range",
+                                f"{field} {after_seq} is past the last event of game {self.game_id} ({s.seq})")
         self.detach(conn)
         if viewer in SEATS:  # a resumed seat: an older connection holding it lets go
             for other, v in list(self.watchers.items()):
@@ -207,9 +218,10 @@ class GameActor:
                     other.error("auth.not_seated", f"seat {viewer} of game {self.game_id} was resumed on another connection")
         conn.roles[self.game_id] = viewer
         conn.send(reply)
-        await self._backlog(conn, viewer, max(0, after_seq))
+        await self._backlog(conn, "all" if s.outcome is not None else viewer, max(0, after_seq))
         self.watchers[conn] = viewer
         self._show_pending(conn, viewer)
+        self._live(conn)
         self.log.info("watch", conn=conn.id, viewer=viewer, after_seq=after_seq, seq=self.state.seq)
 
     async def command(self, conn: Connection, seat: str, command: Choose | Resign, command_id: str,
@@ -218,7 +230,9 @@ class GameActor:
             raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {self.game_id}")
         s = self.state
         if not s.started and s.outcome is None:
-            raise ProtocolError("game.not_started", f"game {self.game_id} waits for its second player")
+            if not isinstance(command, Resign):
+                raise ProtocolError("game.not_started", f"game {self.game_id} waits for its second player")
+            command = Cancel(reason="cancelled", seat=seat)  # resigning a game nobody joined cancels it
         cid = f"{seat}:{command_id}" if command_id else None
         pending = s.pending
         try:
@@ -227,10 +241,13 @@ class GameActor:
             prior = await self._prior(cid) if cid else None
             if prior is None:
                 raise
-            self.log.info("command.retried", seat=seat, command_id=command_id, seq=prior)
-            self._deliver(conn, Ack(game_id=self.game_id, seq=prior, id=msg_id))
-            return prior
+            first = decode_event((await self.game.store.read(self.game_id, prior.first_seq, prior.first_seq))[0].data)
+            self._check_reuse(command, command_id, first)
+            self.log.info("command.retried", seat=seat, command_id=command_id, seq=prior.last_seq)
+            self._deliver(conn, Ack(game_id=self.game_id, seq=prior.last_seq, id=msg_id))
+            return prior.last_seq
         if sub.duplicate:
+            self._check_reuse(command, command_id, sub.events[0])
             self.log.info("command.retried", seat=seat, command_id=command_id, seq=sub.last_seq)
             self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
             return sub.last_seq
@@ -240,6 +257,51 @@ class GameActor:
         self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
         self._log_command(seat, pending, command, sub, received)
         return sub.last_seq
+
+    @staticmethod
+    def _check_reuse(command, command_id: str, first: Event) -> None:
+        """A command id the seat used before: the same command again is a retry (answered with the
+        first one's ack); another command under it is refused, so that a client never waits on it."""
+        if isinstance(command, Choose):
+            same = (isinstance(first, OptionChosen) and first.decision_id == command.decision_id
+                    and tuple(first.option) == tuple(command.option))
+        else:  # a resignation, or the cancellation that resigning a game nobody joined is
+            same = isinstance(first, (Resigned, GameCancelled))
+        if same:
+            return
+        if isinstance(first, OptionChosen):
+            was = f"decision {first.decision_id} ({list(first.option)!r})"
+        else:
+            was = "its resignation" if isinstance(first, Resigned) else "cancelling the game"
+        raise ProtocolError("game.command_id_reused",
+                            f"command_id {command_id!r} was already used by this seat for {was}; "
+                            f"give every command a fresh command_id")
+
+    async def cancel(self, conn: Connection, seat: str, msg_id: int) -> int:
+        """``cancel``: the holder of ``seat``'s token ends the game before anyone joined it."""
+        sub = await self.game.run(Cancel(reason="cancelled", seat=seat))
+        self.log.info("game.cancelled", seat=seat, conn=conn.id, seq=sub.last_seq)
+        self._publish(sub)
+        self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
+        return sub.last_seq
+
+    def expire_at(self, when: float) -> None:
+        """Expire the game at ``when`` (POSIX seconds; at once if past) unless it has started by then."""
+        s = self.state
+        if self._expiry is not None:
+            self._expiry.cancel()
+        if s.started or s.outcome is not None or self.closing:
+            return
+        self._expiry = self.loop.call_later(max(0.0, when - time.time()), self._post, self._expire)
+
+    async def _expire(self) -> None:
+        self._expiry = None
+        s = self.state
+        if s.started or s.outcome is not None or len(s.seats) == 2:
+            return
+        sub = await self.game.run(Cancel(reason="expired"))
+        self.log.info("game.expired", seq=sub.last_seq, seats=sorted(s.seats))
+        self._publish(sub)
 
     async def _time_out(self, decision_id: int) -> None:
         s = self.state
@@ -267,8 +329,8 @@ class GameActor:
         self._publish(sub, announce=announce)
         return sub
 
-    async def _prior(self, cid: str) -> int | None:
-        """The last seq a command id stored earlier, if it did (a retry after the command went through).
+    async def _prior(self, cid: str):
+        """What a command id stored earlier (its AppendResult), if it did (a retry after the command went through).
 
         The store has no lookup by command id, but its contract answers a known id before it
         checks ``expected_seq``: an append that cannot succeed (``expected_seq`` one past the
@@ -279,7 +341,7 @@ class GameActor:
             result = await self.game.store.append(self.game_id, self.state.seq + 1, [b"\xc0"], cid)
         except ConcurrencyError:
             return None
-        return result.last_seq if result.duplicate else None
+        return result if result.duplicate else None
 
     def _log_command(self, seat, pending, command, sub: Submitted, started: float, **extra) -> None:
         option = list(command.option) if isinstance(command, Choose) else ["resign"]
@@ -321,6 +383,9 @@ class GameActor:
         """After new events: the game is over (tell everyone) or a new decision's clock starts
         (unless not ``announce``: the seat forfeits next)."""
         s = self.state
+        if self._expiry is not None and (s.started or s.outcome is not None):
+            self._expiry.cancel()
+            self._expiry = None
         if s.outcome is not None:
             self._cancel_timer()
             self.clock.running = None
@@ -374,6 +439,14 @@ class GameActor:
             if msg is not None:
                 self._deliver(conn, msg)
 
+    def _live(self, conn: Connection) -> None:
+        """The end of ``conn``'s backlog (and of what the job sent it after it: the start, the pending
+        decision): ``live`` at the game's last seq, after the ``updates`` staged for a batch connection."""
+        if conn.batch:
+            self._lives.append(conn)
+        else:
+            conn.send(Live(game_id=self.game_id, seq=self.state.seq))
+
     async def _backlog(self, conn: Connection, viewer: str, after_seq: int) -> None:
         last = self.state.seq
         if after_seq >= last:
@@ -422,9 +495,10 @@ class GameActor:
 
     def _flush(self) -> None:
         """Send the staged updates: one frame per ``updates``, each distinct one encoded once per codec."""
-        if not self._staged:
+        if not self._staged and not self._lives:
             return
         staged, self._staged = self._staged, {}
+        lives, self._lives = self._lives, []
         frames: dict[tuple, bytes | str] = {}
         for conn, batches in staged.items():
             for events, decision, over, ack in batches:
@@ -434,6 +508,8 @@ class GameActor:
                     frame = frames[key] = conn.codec.encode(Updates(
                         game_id=self.game_id, events=events, decision=decision, game_over=over, ack=ack))
                 conn.push(frame)
+        for conn in lives:
+            conn.send(Live(game_id=self.game_id, seq=self.state.seq))
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

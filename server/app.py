@@ -133,6 +133,7 @@ class App:
         if self.store is None:
             self.store = await open_configured_store(c)
         self.lobby = Lobby(self.store, c, self.log)
+        self.lobby.start()
         self._server = await serve(
             self._handle, c.host, c.port,
             subprotocols=list(SUBPROTOCOLS), select_subprotocol=select_subprotocol,
@@ -249,6 +250,8 @@ class App:
         lobby = self.lobby
         match msg:
             case m.Hello():
+                if conn.hello:
+                    raise ProtocolError("protocol.hello_again", "hello was already said on this connection")
                 if msg.protocol != m.PROTOCOL_VERSION:
                     conn.error("protocol.version", f"this server speaks protocol {m.PROTOCOL_VERSION}, "
                                                    f"not {msg.protocol}", msg.id)
@@ -302,6 +305,13 @@ class App:
             case m.ResignGame():
                 seat = self._seat(conn, msg.game_id)
                 await lobby.run(msg.game_id, "command", conn, seat, Resign(seat), msg.command_id, msg.id, received)
+            case m.CancelGame():
+                actor = await lobby.get(msg.game_id)
+                seat = lobby.seat_of_token(actor, msg.token)
+                if seat is None:
+                    self.log.info("auth.failed", conn=conn.id, game=msg.game_id)
+                    raise ProtocolError("auth.bad_token", f"that is not the token of a seat of game {msg.game_id}")
+                await lobby.run(msg.game_id, "cancel", conn, seat, msg.id)
             case _:  # pragma: no cover - the codec knows no other client message
                 raise ProtocolError("protocol.unknown_type", f"no handler for {type(msg).__name__}")
 

@@ -228,7 +228,7 @@ async def cmd_serve(args) -> int:
             host=args.host, port=args.port, db=str(args.db) if args.db else None, move_ms=args.move_ms,
             reserve_ms=args.reserve_ms, max_timeouts=args.max_timeouts, max_frame=args.max_frame,
             rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression,
-            store_writer=args.store_writer)
+            store_writer=args.store_writer, open_game_ttl=args.open_game_ttl)
         configure_logging(config.log_level)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -305,6 +305,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store-writer", default=None, choices=WRITERS,
                    help="where the SQLite store writes: a child process (the default: the event loop keeps "
                         "the GIL to itself) or a thread of the server")
+    p.add_argument("--open-game-ttl", type=float, default=None, metavar="SECONDS",
+                   help="a game nobody joined expires this long after it was created, recorded in its log "
+                        "(default: 3600; 0 never)")
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("missions", help="list the bundled missions")

@@ -18,6 +18,9 @@ Defaults, and why:
 - ``store_writer`` "process": the SQLite store's write connection lives in a child process, so
   that the event loop does not share the GIL with SQLite (docs/decisions.md); "thread" keeps it
   on a thread of the server's process.
+- ``open_game_ttl`` 3600 s: a game nobody joined (it has not started) expires an hour after it
+  was created: ``GameCancelled`` with reason "expired" ends it in its log, which then verifies
+  like any finished game (its server seed revealed). 0: open games never expire.
 - ``send_buffer`` 4 MiB: what may wait in one connection's send queue. A reader that falls
   further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
 """
@@ -56,6 +59,7 @@ class ServerConfig:
     log_level: str = "info"
     compression: str = "none"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
     store_writer: str = "process"  # the SQLite store's writer: in a child "process" or a "thread"
+    open_game_ttl: float = 3600.0  # seconds after which a game nobody joined expires (0: never)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -67,6 +71,8 @@ class ServerConfig:
         for name in ("move_ms", "reserve_ms", "max_timeouts", "max_frame", "send_buffer", "list_limit"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
+        if self.open_game_ttl < 0:
+            raise ValueError(f"open_game_ttl must be >= 0, not {self.open_game_ttl}")
         if self.move_ms + self.reserve_ms <= 0:
             raise ValueError("move_ms + reserve_ms must be > 0")
         if self.rate <= 0 or self.burst < 1:

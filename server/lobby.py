@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import time
 
 import msgspec
 
@@ -54,6 +55,9 @@ def check_request_id(request_id: object) -> str:
     return request_id
 
 
+OPEN_GAME_EVENTS = 8  # an open game's log is short (GameCreated, then a seat and its seed): longer ones are not read
+
+
 class Lobby:
     def __init__(self, store: EventStore, config: ServerConfig, log):
         self.store = store
@@ -64,6 +68,7 @@ class Lobby:
         self._loading: dict[str, asyncio.Task] = {}
         self._summaries: dict[str, GameSummary] = {}  # games not in memory, as last seen
         self.closing = False
+        self._sweep: asyncio.Task | None = None
 
     # -- missions and listings -----------------------------------------------------------------
 
@@ -141,7 +146,34 @@ class Lobby:
             return actor, again
         actor = self._spawn(game)
         self.log.info("game.created", game=game.game_id, mission=mission.id, seat=taken)
+        if self.config.open_game_ttl:
+            actor.expire_at(time.time() + self.config.open_game_ttl)
         return actor, taken
+
+    # -- open games nobody joined expire ---------------------------------------------------------
+
+    def start(self) -> None:
+        """After a restart: load the open games of the store, so that each expires on time."""
+        if self.config.open_game_ttl and self._sweep is None:
+            self._sweep = asyncio.create_task(self._load_open_games(), name="lobby-open-games")
+
+    async def _load_open_games(self) -> None:
+        try:
+            infos = await self.store.list_games()
+        except Exception as exc:  # the server serves on; open games then expire when next loaded
+            self.log.error("game.open_games_unlisted", problem=str(exc) or type(exc).__name__)
+            return
+        for info in infos:
+            if self.closing:
+                return
+            if info.last_seq > OPEN_GAME_EVENTS or info.game_id in self.actors:
+                continue
+            try:
+                state = replay(decode_event(s.data) for s in await self.store.read(info.game_id))
+                if state.outcome is None and not state.started:
+                    await self.get(info.game_id)  # loading schedules its expiry (``_load``)
+            except Exception as exc:  # one bad game never stops the others
+                self.log.warning("game.unloadable", game=info.game_id, problem=str(exc) or type(exc).__name__)
 
     async def get(self, game_id: str) -> GameActor:
         """The game's actor, loading the game from the store if it is not in memory."""
@@ -175,6 +207,8 @@ class Lobby:
             actor.clock.seats[seat].timeouts = n
         self.log.info("game.loaded", game=game_id, seq=game.state.seq)
         await actor.call(actor.boot)
+        if self.config.open_game_ttl and not actor.state.started and actor.state.outcome is None:
+            actor.expire_at((await self.store.game_info(game_id)).created_at + self.config.open_game_ttl)
         return actor
 
     async def run(self, game_id: str, job: str, *args):
@@ -207,6 +241,9 @@ class Lobby:
     async def close(self) -> None:
         """Stop taking jobs; every actor finishes what is queued (in-flight commands commit)."""
         self.closing = True
+        if self._sweep is not None:
+            self._sweep.cancel()
+            await asyncio.gather(self._sweep, return_exceptions=True)
         for task in list(self._loading.values()):
             try:
                 await task

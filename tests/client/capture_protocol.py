@@ -154,6 +154,8 @@ async def main() -> None:
         await mine.drain("command retried (same command_id)")
         await mine.call("command retried (same command_id)", {"type": "command", "game_id": gid, "decision_id": d["id"],
                                                               "option": d["options"][0], "command_id": cid})
+        await mine.call("error game.command_id_reused", {"type": "command", "game_id": gid, "decision_id": d["id"],
+                                                         "option": d["options"][-1], "command_id": cid})
         await a.drain("after")
         await b.drain("after")
         await s.drain("after")
@@ -223,6 +225,23 @@ async def main() -> None:
         except ConnectionClosed as exc:
             note("error protocol.version", "xx", f"closed: code {exc.rcvd.code if exc.rcvd else None} "
                                                 f"reason {exc.rcvd.reason if exc.rcvd else ''!r}")
+
+        # issue 12: a second hello; out-of-range seqs; a reused command id; cancel; the whole log after the end
+        e2 = await Raw.open(url, "eve")
+        await e2.call("error protocol.hello_again", {"type": "hello", "protocol": 1, "client": "eve-again"})
+        await e2.call("error lobby.seq_out_of_range", {"type": "spectate", "game_id": gid, "after_seq": 100000})
+        await e2.call("error protocol.invalid_field (seq)", {}, raw_text='{"type":"resume","game_id":"%s",'
+                      '"token":"x","last_seq":-1,"id":31}' % gid)
+        k = await Raw.open(url, "kim")
+        ks = await k.call("cancel", {"type": "create_game", "mission": "ridge", "seat": "a"})
+        await k.drain("cancel")
+        kk = await Raw.open(url, "kim-phone")
+        await kk.call("cancel", {"type": "cancel", "game_id": ks["game_id"], "token": ks["token"]})
+        await k.drain("cancel (the creator's connection)")
+        await kk.call("error game.over (cancel)", {"type": "cancel", "game_id": ks["game_id"], "token": ks["token"]})
+        late = await Raw.open(url, "late")
+        await late.call("spectate after the end", {"type": "spectate", "game_id": gid, "after_seq": 0})
+        await late.drain("spectate after the end")
 
         # a frame past the WebSocket limit closes the connection
         g = await Raw.open(url, "grace")

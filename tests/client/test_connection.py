@@ -340,3 +340,21 @@ async def test_a_create_game_whose_seated_was_lost_is_retried_with_its_request_i
         assert [g.game_id for g in await c.list_games()] == [seat.game_id]  # one game, not two
         fresh = await c.create_game("ridge")  # a new request: a new id, a new game
         assert fresh.game_id != seat.game_id and len(await c.list_games()) == 2
+
+
+async def test_the_library_cancels_a_waiting_game_and_knows_when_it_is_live(server):
+    async with connect(server.url, codec="json", name="waiter") as c:
+        seat = await c.create_game("ridge", seat="a")
+        await asyncio.wait_for(_until(lambda: c.game(seat.game_id).live == 2), 5)  # the backlog is in
+        seq = await c.cancel(seat.game_id)  # its own seat's token
+        assert seq == c.game(seat.game_id).live + 4  # GameCancelled, Checkpoint, GameEnded, SeedRevealed
+        await asyncio.wait_for(_until(lambda: c.game(seat.game_id).outcome is not None), 5)
+        assert c.game(seat.game_id).outcome.reason == "cancelled by seat a before anyone joined"
+        with pytest.raises(ClientError) as err:
+            await c.cancel(seat.game_id)
+        assert err.value.code == "game.over"
+
+
+async def _until(check) -> None:
+    while not check():
+        await asyncio.sleep(0.01)

@@ -43,8 +43,9 @@ async def test_the_same_command_id_twice_gives_the_same_ack_and_one_set_of_event
                                                option=nxt.decision.options[0], command_id="cmd-1"))
     if actor_of_next is other:
         assert isinstance(reply, m.Ack) and reply.seq > ack1.seq
-    else:  # the same seat reusing an id gets the first command's ack, and nothing happens
-        assert reply.seq == ack1.seq and await server.store.last_seq(sa.game_id) == after_first
+    else:  # the same seat reusing an id for another command: a typed error, and nothing happens
+        assert isinstance(reply, m.Error) and reply.code == "game.command_id_reused", reply
+        assert await server.store.last_seq(sa.game_id) == after_first
 
 
 async def test_two_copies_in_flight_at_once(server):
