@@ -81,11 +81,13 @@ class Submitted:
 
 
 class LiveGame:
-    def __init__(self, store: EventStore, state: State, dice: ProvablyFairDice, token_key: bytes = b""):
+    def __init__(self, store: EventStore, state: State, dice: ProvablyFairDice, token_key: bytes = b"",
+                 head_hash: bytes = b""):
         self.store = store
         self.state = state
         self.dice = dice
         self.token_key = token_key
+        self.head_hash = head_hash  # the chain hash of the last stored event (game_over announces it)
 
     def token_for(self, seat: str) -> str:
         if not self.token_key:
@@ -123,11 +125,11 @@ class LiveGame:
         for seat, seed in sorted((client_seeds or {}).items()):
             dice = dice.with_client_seed(seat, seed)
             events.append(ClientSeedAdded(seat=seat, seed=seed))
-        await store.append(game_id, 0, [encode_event(e) for e in events])
+        result = await store.append(game_id, 0, [encode_event(e) for e in events])
         state = initial_state(first)
         for e in events[1:]:
             evolve(state, e)
-        return cls(store, state, dice, token_key)
+        return cls(store, state, dice, token_key, result.last_hash)
 
     @classmethod
     async def load(cls, store: EventStore, game_id: str) -> "LiveGame":
@@ -138,15 +140,16 @@ class LiveGame:
         dice = ProvablyFairDice(secret.seed, state.client_seeds)
         if dice.commitment != state.commitment:
             raise ValueError(f"that server seed is not the one game {game_id} committed to")
-        return cls(store, state, dice, secret.token_key)
+        return cls(store, state, dice, secret.token_key, stored[-1].hash)
 
     async def add_client_seed(self, seat: str, seed: str) -> Event:
         """A seat's client seed, mixed into every roll; only before the first roll."""
         dice = self.dice.with_client_seed(seat, seed)  # ValueError for a bad seed
         event = ClientSeedAdded(seat=seat, seed=seed)
-        await self.store.append(self.game_id, self.state.seq, [encode_event(event)])
+        result = await self.store.append(self.game_id, self.state.seq, [encode_event(event)])
         evolve(self.state, event)
         self.dice = dice
+        self.head_hash = result.last_hash
         return event
 
     async def take_seat(self, seat: str, name: str, client_seed: str = "") -> Submitted:
@@ -168,6 +171,7 @@ class LiveGame:
         for e in events:
             evolve(self.state, e)
         self.dice = dice
+        self.head_hash = result.last_hash
         return Submitted(events, result.first_seq, result.last_seq)
 
     async def submit(self, command: Command, command_id: str | None = None) -> list[Event]:
@@ -185,6 +189,7 @@ class LiveGame:
             return Submitted([decode_event(s.data) for s in stored], result.first_seq, result.last_seq, True)
         for e in events:
             evolve(self.state, e)
+        self.head_hash = result.last_hash
         return Submitted(events, result.first_seq, result.last_seq)
 
 

@@ -70,7 +70,7 @@ def test_games_prints_a_table(capsys, server_thread):
     code, out, err = run(capsys, "games", "--server", server_thread.url, "--codec", "json", server=server_thread)
     assert code == 0, err
     header, row = out.strip().splitlines()
-    assert header.split() == ["GAME", "MISSION", "SEATS", "STATE", "EVENTS"]
+    assert header.split() == ["GAME", "MISSION", "SEATS", "STATE", "EVENTS", "HEAD", "HASH", "(finished", "games)"]
     assert row.split()[:3] == [gid, "ridge", "a"] and "waiting for a player" in row
 
 
@@ -83,7 +83,8 @@ def test_spectate_narrates_a_live_game_until_it_ends(capsys, server_thread):
     assert any("── round 1 ──" in line for line in lines)
     assert any("GAME OVER" in line for line in lines)
     assert lines[-1].startswith("game over: ")
-    seqs = [int(line.split()[0]) for line in lines[:-1]]
+    assert re.match(r"head hash: [0-9a-f]{64} \(keep it: 'skirmish verify --file FILE --expect-head [0-9a-f]{64}'", lines[-2])
+    seqs = [int(line.split()[0]) for line in lines[:-2]]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
     server_thread.settle()
 
