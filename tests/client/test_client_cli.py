@@ -134,6 +134,7 @@ def test_play_through_stdin(capsys, monkeypatch, server_thread):
     assert out.count("type a number from 1 to") == 2  # "x" and "99"
     assert "not resigning" in out and "you resigned" in out
     assert out.strip().splitlines()[-1] == "game over: side b wins (side a resigned)"
+    assert re.match(r"head hash: [0-9a-f]{64} ", out.strip().splitlines()[-2])  # issue 12, item 14
     server_thread.settle()
 
 
