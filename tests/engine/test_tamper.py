@@ -513,15 +513,19 @@ def test_no_malformed_event_breaks_verify(db: Path) -> None:
     cases = rng.sample(candidates, 60)
     checked = 0
     for k, key in cases:
-        for name in rng.sample(sorted(MUTATIONS), 3) + ["missing", "unknown-field"]:
+        for name in rng.sample(sorted(MUTATIONS), 3) + ["missing", "unknown-field", "not-utf8"]:
             fields = msgspec.msgpack.decode(datas[k - 1])
             if name == "missing":
                 del fields[key]
             elif name == "unknown-field":
                 fields["zz_unknown"] = [1, "two"]
+            elif name == "not-utf8":
+                fields[key] = "\x01" * 7  # a placeholder, then its bytes are made invalid UTF-8
             else:
                 fields[key] = MUTATIONS[name]
             forged = msgspec.msgpack.encode(fields)
+            if name == "not-utf8":
+                forged = forged.replace(b"\xa7" + b"\x01" * 7, b"\xa7" + b"\xff\xfe" * 3 + b"\xc0")
             tampered = list(datas)
             tampered[k - 1] = forged
             prev, log = GENESIS_HASH, []
@@ -531,7 +535,7 @@ def test_no_malformed_event_breaks_verify(db: Path) -> None:
             report = verify_log(GAME, log)  # must not raise
             try:
                 same = encode_event(decode_event(forged)) == encode_event(decode_event(datas[k - 1]))
-            except (msgspec.DecodeError, msgspec.ValidationError):
+            except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
                 same = False
             if same:
                 assert report.ok, (k, key, name, report.problem)
@@ -540,7 +544,7 @@ def test_no_malformed_event_breaks_verify(db: Path) -> None:
             else:
                 assert not report.ok and report.bad_seq >= k, (k, key, name, report.bad_seq, report.problem)
             checked += 1
-    assert checked == 60 * 5
+    assert checked == 60 * 6
 
 
 # ---------------------------------------------------------------------------- client seeds
