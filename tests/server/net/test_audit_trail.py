@@ -160,3 +160,18 @@ async def test_the_client_library_sends_a_random_client_seed_unless_told_one(ser
     assert len(set(random_seeds)) == 3  # fresh each time
     assert logged[1]["a"] == "mine"
     assert logged[2] == {}  # "": the caller chose to send none
+
+
+async def test_the_client_library_keeps_the_head_hash(server) -> None:
+    from client.connection import GameOverUpdate, connect
+
+    async with connect(server.url, name="lib") as c:
+        seat = await c.create_game("ridge", seat="a")
+        other = await RawClient.open(server.url, name="other")
+        assert isinstance(await other.call(m.Join(game_id=seat.game_id)), m.Seated)
+        await other.call(m.ResignGame(game_id=seat.game_id, command_id="r"))
+        overs = [u async for u in c.updates(seat.game_id) if isinstance(u, GameOverUpdate)]
+        head = (await server.store.read(seat.game_id))[-1].hash.hex()
+        assert [u.head_hash for u in overs] == [head]
+        assert c.game(seat.game_id).head_hash == head
+        await other.close()
