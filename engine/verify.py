@@ -10,7 +10,8 @@ and checks, stopping at the first bad event and naming it:
 4. **replay**: each event can follow the state before it (``evolve`` accepts it);
 5. **checkpoints**: each ``Checkpoint`` holds the hash of the replayed state before it;
 6. **seed**: the revealed server seed matches the commitment logged at creation;
-7. **dice**: each roll equals the roll recomputed from the seed, client seeds and nonce;
+7. **dice**: each roll equals the roll recomputed from the seed, the client seeds logged
+   before it (a client seed applies only to later rolls) and its nonce;
 8. **rules**: re-running ``decide`` on every logged command (start, each choice, resignation)
    with the revealed dice produces exactly the logged events, so the server could neither
    invent an outcome nor skip a rule.
@@ -19,6 +20,9 @@ Checks 1-3 run first; 4, 5, 7 and 8 run in one pass in log order, so the event n
 first bad one. Check 7 needs the revealed seed, which exists once the game is over; before that
 the report says the dice are not yet verifiable (the rules are still re-run, with the logged
 rolls standing in for the dice, as they are for games on local dice).
+
+A malformed event never raises: bytes that are not an event (or hold a string that is not
+UTF-8) fail check 3, and anything the engine raises on an event that decodes fails that event.
 """
 
 from __future__ import annotations
