@@ -136,7 +136,10 @@ class LiveGame:
         """Rebuild a game from its log and its stored seed (after a restart, say)."""
         stored = await store.read(game_id)
         state = replay(decode_event(s.data) for s in stored)
-        secret = decode_secret(await store.load_secret(game_id))
+        blob = await store.load_secret(game_id)
+        if not blob and state.revealed_seed:  # an imported game: over, its seed in the log, no seats
+            blob = bytes.fromhex(state.revealed_seed)
+        secret = decode_secret(blob)
         dice = ProvablyFairDice(secret.seed, state.client_seeds)
         if dice.commitment != state.commitment:
             raise ValueError(f"that server seed is not the one game {game_id} committed to")

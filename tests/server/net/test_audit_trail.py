@@ -175,3 +175,25 @@ async def test_the_client_library_keeps_the_head_hash(server) -> None:
         assert [u.head_hash for u in overs] == [head]
         assert c.game(seat.game_id).head_hash == head
         await other.close()
+
+
+async def test_an_imported_game_is_listed_and_served(tmp_path, make_server) -> None:
+    """A finished game imported from a replay file (no secret beside it: its seed is in the log)
+    is listed with its head hash and can be watched to its end, on a server over that store."""
+    from server.replayfile import export_game, import_game
+
+    async with await SQLiteStore.open(tmp_path / "a.sqlite") as store:
+        await play_match(store, missions.load("ridge"), {"a": make_bot("random", 1), "b": make_bot("random", 2)},
+                         seed=4, game_id=GOOD)
+        data = await export_game(store, GOOD)
+        head = (await store.read(GOOD))[-1].hash.hex()
+    other = await SQLiteStore.open(tmp_path / "b.sqlite")
+    await import_game(other, data)
+    async with make_server(store=other) as srv:
+        c = await RawClient.open(srv.url)
+        listing = await c.call(m.ListGames())
+        assert [(g.game_id, g.over, g.head_hash) for g in listing.games] == [(GOOD, True, head)]
+        assert isinstance(await c.call(m.Spectate(game_id=GOOD)), m.Watching)
+        assert (await c.next_of(m.GameOverMsg)).head_hash == head
+        await c.close()
+    await other.close()
