@@ -196,7 +196,8 @@ async def cmd_export(args) -> int:
     from server.replayfile import export_game
 
     async with await _open(args.db, create=False) as store:
-        await _load_log(store, args.game)
+        if not await _load_log(store, args.game):
+            raise CliError(f"game {args.game!r} has no events to export")
         data = await export_game(store, args.game)
     Path(args.file).write_bytes(data)
     print(f"exported {args.game} to {args.file} ({len(data)} bytes)")

@@ -516,6 +516,20 @@ def test_replay_file_prints_what_replay_of_the_store_prints(capsys, played, tmp_
     assert code == 2 and "GAME" in err
 
 
+def test_a_game_with_an_empty_log_is_named_not_a_traceback(capsys, db: Path, tmp_path: Path) -> None:
+    async def create() -> None:
+        async with await SQLiteStore.open(db) as store:
+            await store.create_game("g-empty", b"{}")
+
+    asyncio.run(create())
+    code, out, err = run(capsys, "verify", "g-empty", "--db", db)
+    assert code == 1 and "FAILED at event 1: the log is empty" in out
+    code, out, err = run(capsys, "replay", "g-empty", "--db", db)
+    assert code == 1 and "FAILED at event 1: the log is empty" in err
+    code, out, err = run(capsys, "export", "g-empty", tmp_path / "x.skirmish", "--db", db)
+    assert code == 2 and "'g-empty' has no events" in err and not (tmp_path / "x.skirmish").exists()
+
+
 @pytest.mark.parametrize("sub", ["verify", "import", "replay"])
 def test_help_documents_the_exit_codes(capsys, sub: str) -> None:
     with pytest.raises(SystemExit):
