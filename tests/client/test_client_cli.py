@@ -12,6 +12,8 @@ import pytest
 from bots import make_bot
 from bots.runner import run_bot
 from client.connection import connect
+from engine import events as ev
+from engine.codec import decode_event
 from server import cli
 
 
@@ -135,6 +137,11 @@ def test_play_through_stdin(capsys, monkeypatch, server_thread):
     assert "not resigning" in out and "you resigned" in out
     assert out.strip().splitlines()[-1] == "game over: side b wins (side a resigned)"
     assert re.match(r"head hash: [0-9a-f]{64} ", out.strip().splitlines()[-2])  # issue 12, item 14
+    # issue 12, item 16: play sent a random client seed, logged before the first roll
+    gid = re.search(r"you hold seat a of game (\S+) ", out).group(1)
+    stored = [decode_event(s.data) for s in server_thread.run(server_thread.app.store.read(gid))]
+    seeds = {e.seat: e.seed for e in stored if isinstance(e, ev.ClientSeedAdded)}
+    assert re.fullmatch(r"[0-9a-f]{32}", seeds["a"]), seeds
     server_thread.settle()
 
 
