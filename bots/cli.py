@@ -23,13 +23,17 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="the bot's random seed (reproducible choices)")
     p.add_argument("--codec", choices=["msgpack", "json"], default="msgpack", help="wire codec (default: msgpack)")
     p.add_argument("--name", default=None, help="the player name the server records (default: the strategy)")
+    p.add_argument("--client-seed", default=None, metavar="TEXT",
+                   help="the client seed the bot's seat mixes into every die roll (up to 64 printable ASCII "
+                        "characters, no ':' or ','; default: a random one)")
     p.set_defaults(run=cmd_bot)
 
 
 async def cmd_bot(args: argparse.Namespace) -> int:
     from bots import make_bot
     from bots.runner import run_bot
-    from client.connection import ClientError
+    from client.cli import head_line
+    from client.connection import ClientError, GameOverUpdate
 
     def fail(message: str) -> int:
         print(f"skirmish bot: {message}", file=sys.stderr)
@@ -45,14 +49,22 @@ async def cmd_bot(args: argparse.Namespace) -> int:
             f" (an opponent joins with: skirmish bot --server {args.server} --game {seat.game_id})"
             if args.create else ""), flush=True)
 
+    heads: list[str] = []
+
+    def over(update) -> None:
+        if isinstance(update, GameOverUpdate):
+            heads.append(update.head_hash)
+
     try:
         outcome = await run_bot(args.server, bot, mission=args.create, game_id=args.game, seat=args.seat,
-                                codec=args.codec, name=args.name or args.strategy, on_seated=seated)
+                                codec=args.codec, name=args.name or args.strategy, on_seated=seated,
+                                on_update=over, client_seed=args.client_seed)
     except ClientError as exc:
         return fail(f"the server refused: {exc}")
     except OSError as exc:
         return fail(f"cannot reach {args.server}: {exc}")
     who = f"side {outcome.winner} wins" if outcome.winner else "a draw"
+    print(head_line(heads[-1] if heads else ""), end="")
     print(f"game over: {who} ({outcome.reason})")
     return 0
 

@@ -18,13 +18,14 @@ from engine.model import Outcome
 
 
 async def run_bot(url: str, bot: Bot, *, mission: str | None = None, game_id: str | None = None,
-                  seat: str = "any", codec: str = "msgpack", client_seed: str = "", name: str | None = None,
+                  seat: str = "any", codec: str = "msgpack", client_seed: str | None = None, name: str | None = None,
                   on_seated: Callable[[Seat], None] | None = None,
                   on_update: Callable[[Update], None] | None = None, think_in_thread: bool = False) -> Outcome:
     """Play one game with ``bot``: create one of ``mission`` or join ``game_id``, taking ``seat``
     ("a", "b" or "any"); returns the outcome. ``on_seated`` hears the seat as soon as it is
     held (the creator passes the game id on to its opponent that way); ``on_update`` sees every
-    update. A dropped connection is reconnected and the game resumed.
+    update. A dropped connection is reconnected and the game resumed. ``client_seed``: the
+    seat's client seed (None, the default: a random one; "": none).
 
     ``choose`` runs in the event loop's thread (where a tournament's guard can interrupt it
     with SIGALRM), which holds the connection still while the bot thinks: a bot that thinks

@@ -47,8 +47,9 @@ def add_commands(sub) -> None:
     p.add_argument("--last-seq", type=int, default=0, metavar="N",
                    help="with --resume: the last event you saw; events up to N are not printed again "
                         "(the view is still rebuilt from the start)")
-    p.add_argument("--client-seed", default="", metavar="TEXT",
-                   help="your client seed, mixed into every die roll (with --create or --join)")
+    p.add_argument("--client-seed", default=None, metavar="TEXT",
+                   help="your client seed, mixed into every die roll (with --create or --join; up to 64 "
+                        "printable ASCII characters, no ':' or ','; default: a random one)")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("spectate", help="watch a game on a server, event by event, until it ends",
@@ -86,10 +87,10 @@ async def cmd_games(args) -> int:
 def games_table(games) -> str:
     if not games:
         return "no games on this server (create one: skirmish play --server URL --create ridge)"
-    rows = [("GAME", "MISSION", "SEATS", "STATE", "EVENTS")]
+    rows = [("GAME", "MISSION", "SEATS", "STATE", "EVENTS", "HEAD HASH (finished games)")]
     for g in games:
         state = "over" if g.over else ("playing" if g.started else "waiting for a player")
-        rows.append((g.game_id, g.mission, ",".join(g.seats) or "-", state, str(g.seq)))
+        rows.append((g.game_id, g.mission, ",".join(g.seats) or "-", state, str(g.seq), g.head_hash or "-"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
 
@@ -115,7 +116,16 @@ def _over_line(update: GameOverUpdate) -> str:
     o = update.outcome
     who = f"side {o.winner} wins" if o.winner else "a draw"
     forfeit = f"; seat {update.forfeit} forfeited on time" if update.forfeit else ""
-    return f"game over: {who} ({o.reason}){forfeit}"
+    return head_line(update.head_hash) + f"game over: {who} ({o.reason}){forfeit}"
+
+
+def head_line(head_hash: str) -> str:
+    """The log's head hash as the server announced it, and how to hold a replay file to it (a
+    line of its own, ending in a newline; "" when the server sent none)."""
+    if not head_hash:
+        return ""
+    return (f"head hash: {head_hash} (keep it: 'skirmish verify --file FILE --expect-head {head_hash}' "
+            f"checks that a replay file is this game's log)\n")
 
 
 # -- play -------------------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ What it does for you:
   it follows (``resume`` with the seat token, or ``spectate`` with ``after_seq``) from
   ``last_seq``, so the stream carries on with exactly the missed events. With
   ``auto_reconnect=True`` a dropped connection is reconnected in the background;
+- **client seeds**: ``create_game`` (with a seat) and ``join`` send a random client seed unless
+  given one, so that no game's dice rest on the server's seed alone; ``game_over``'s
+  ``head_hash`` is kept in ``GameView.head_hash`` (a replay file of the game must end there);
 - **commands**: ``choose`` sends a ``command`` with a fresh ``command_id`` and waits for its
   ``ack`` (the events are durable). If the connection drops first, the same ``command_id`` is
   sent again after reconnecting (``auto_reconnect``), or the caller retries with
@@ -44,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import secrets
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -148,6 +152,7 @@ class GameOverUpdate:
     game_id: str
     outcome: Outcome
     forfeit: str
+    head_hash: str = ""  # the chain hash of the log's last event, hex (skirmish verify --expect-head)
 
 
 Update = Union[EventUpdate, DecisionUpdate, GameOverUpdate]
@@ -175,6 +180,7 @@ class GameView:
     decision: DecisionUpdate | None = None  # the latest decision push
     outcome: Outcome | None = None
     forfeit: str = ""
+    head_hash: str = ""  # from game_over: the hash the finished log ends at (keep it to check a replay file)
     answers: dict[int, tuple[int, Option, bool]] = field(default_factory=dict)  # decision -> (seq, option, timeout)
     over_seen: bool = False  # updates() has yielded the game's end
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
@@ -386,8 +392,8 @@ class Client:
             g.queue.put_nowait(g.decision)
         elif isinstance(msg, m.GameOverMsg):
             g = self.game(msg.game_id)
-            g.outcome, g.forfeit = msg.outcome, msg.forfeit
-            g.queue.put_nowait(GameOverUpdate(msg.game_id, msg.outcome, msg.forfeit))
+            g.outcome, g.forfeit, g.head_hash = msg.outcome, msg.forfeit, msg.head_hash
+            g.queue.put_nowait(GameOverUpdate(msg.game_id, msg.outcome, msg.forfeit, msg.head_hash))
         elif isinstance(msg, m.Live):
             self.game(msg.game_id).live = msg.seq
         else:
@@ -481,22 +487,28 @@ class Client:
     async def list_games(self) -> list[m.GameSummary]:
         return (await self._call(m.ListGames())).games
 
-    async def create_game(self, mission: str, seat: str | None = None, client_seed: str = "",
+    async def create_game(self, mission: str, seat: str | None = None, client_seed: str | None = None,
                           request_id: str | None = None) -> Seat:
         """Create a game; with ``seat`` ("a", "b", "any") take that seat at once. Without one, the
         returned ``Seat`` has only the game id (join or spectate it next).
 
+        ``client_seed`` is mixed into every die roll of the game (logged as ``ClientSeedAdded``):
+        None (the default) sends a fresh random one (``new_client_seed``), "" sends none.
         Sent with a fresh ``request_id`` (or the one given: a retry's), so that a retry after a
         lost reply gets the same game and seat (see ``join``)."""
-        return await self._seat_request(m.CreateGame(mission=mission, seat=seat or "", client_seed=client_seed,
+        seed = (new_client_seed() if client_seed is None else client_seed) if seat else ""
+        return await self._seat_request(m.CreateGame(mission=mission, seat=seat or "", client_seed=seed,
                                                      request_id=request_id or _new_request_id()))
 
-    async def join(self, game_id: str, seat: str = "any", client_seed: str = "", request_id: str | None = None) -> Seat:
-        """Take a seat ("a", "b", "any") in a game. Sent with a fresh ``request_id`` (or the one
-        given): if the connection drops before ``seated`` arrives, the request is sent again after
-        reconnecting (``auto_reconnect``; else ``ConnectionLost.request_id`` is set for the
-        caller's retry), and the server answers it with the seat and token its first try took."""
-        return await self._seat_request(m.Join(game_id=game_id, seat=seat, client_seed=client_seed,
+    async def join(self, game_id: str, seat: str = "any", client_seed: str | None = None,
+                   request_id: str | None = None) -> Seat:
+        """Take a seat ("a", "b", "any") in a game; ``client_seed`` as for ``create_game`` (default:
+        a random one). Sent with a fresh ``request_id`` (or the one given): if the connection drops
+        before ``seated`` arrives, the request is sent again after reconnecting (``auto_reconnect``;
+        else ``ConnectionLost.request_id`` is set for the caller's retry), and the server answers it
+        with the seat and token its first try took."""
+        seed = new_client_seed() if client_seed is None else client_seed
+        return await self._seat_request(m.Join(game_id=game_id, seat=seat, client_seed=seed,
                                                request_id=request_id or _new_request_id()))
 
     async def _seat_request(self, msg: m.CreateGame | m.Join) -> Seat:
@@ -654,6 +666,11 @@ class Client:
             if isinstance(item, GameOverUpdate):
                 g.over_seen = True
                 return
+
+
+def new_client_seed() -> str:
+    """A random client seed: 128 bits as 32 hex digits (what clients send unless told a seed)."""
+    return secrets.token_hex(16)
 
 
 def _new_command_id() -> str:

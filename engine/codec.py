@@ -31,7 +31,14 @@ def encode_event(event: Event) -> bytes:
 
 
 def decode_event(data: bytes) -> Event:
-    return _event_decoder.decode(data)
+    """The event stored as ``data``; ``msgspec.DecodeError``/``ValidationError`` for anything else.
+
+    msgspec raises ``UnicodeDecodeError`` for a string that is not UTF-8: that is malformed
+    input like any other, so it is raised as ``msgspec.DecodeError`` (one of ``DecodeError``)."""
+    try:
+        return _event_decoder.decode(data)
+    except UnicodeDecodeError as exc:
+        raise msgspec.DecodeError(f"a string is not valid UTF-8 ({exc.reason} at byte {exc.start} of the string)") from None
 
 
 def encode_state(state: State) -> bytes:
@@ -39,7 +46,10 @@ def encode_state(state: State) -> bytes:
 
 
 def decode_state(data: bytes) -> State:
-    return _state_decoder.decode(data)
+    try:
+        return _state_decoder.decode(data)
+    except UnicodeDecodeError as exc:
+        raise msgspec.DecodeError(f"a string is not valid UTF-8 ({exc.reason} at byte {exc.start} of the string)") from None
 
 
 def clone_state(state: State) -> State:

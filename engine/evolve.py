@@ -14,6 +14,7 @@ from typing import Callable
 import msgspec
 
 from engine import events as ev
+from engine.dice.fair import check_client_seed
 from engine.errors import InvalidEvent
 from engine.model import MOMENTUM_MAX, SIDES, State, Turn
 
@@ -78,6 +79,12 @@ def _unit(state: State, uid: str):
 def _client_seed_added(s: State, e: ev.ClientSeedAdded) -> None:
     if s.next_nonce:
         raise InvalidEvent("a client seed cannot be added after the first roll")
+    if e.seat in s.client_seeds:
+        raise InvalidEvent(f"seat {e.seat!r} already has a client seed")
+    try:
+        check_client_seed(e.seat, e.seed)
+    except (TypeError, ValueError) as exc:
+        raise InvalidEvent(f"not a valid client seed: {exc}") from None
     s.client_seeds[e.seat] = e.seed
 
 

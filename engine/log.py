@@ -8,7 +8,8 @@ Precisely, so that another implementation can check a log:
 - ``seq`` is the event's sequence number, 1-based, as 8 bytes big-endian;
 - ``hash_0`` (before the first event) is 32 zero bytes.
 
-Verification always hashes the bytes as stored; it never re-encodes an event.
+Verification always hashes the bytes as stored; it never re-encodes an event. The replay file
+and this chain, for other implementations: ``docs/replay-format.md``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ and checks, stopping at the first bad event and naming it:
 4. **replay**: each event can follow the state before it (``evolve`` accepts it);
 5. **checkpoints**: each ``Checkpoint`` holds the hash of the replayed state before it;
 6. **seed**: the revealed server seed matches the commitment logged at creation;
-7. **dice**: each roll equals the roll recomputed from the seed, client seeds and nonce;
+7. **dice**: each roll equals the roll recomputed from the seed, the client seeds logged
+   before it (a client seed applies only to later rolls) and its nonce;
 8. **rules**: re-running ``decide`` on every logged command (start, each choice, resignation,
    the cancellation or expiry of a game nobody joined)
    with the revealed dice produces exactly the logged events, so the server could neither
@@ -20,6 +21,9 @@ Checks 1-3 run first; 4, 5, 7 and 8 run in one pass in log order, so the event n
 first bad one. Check 7 needs the revealed seed, which exists once the game is over; before that
 the report says the dice are not yet verifiable (the rules are still re-run, with the logged
 rolls standing in for the dice, as they are for games on local dice).
+
+A malformed event never raises: bytes that are not an event (or hold a string that is not
+UTF-8) fail check 3, and anything the engine raises on an event that decodes fails that event.
 """
 
 from __future__ import annotations
@@ -140,7 +144,7 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
     report.rolls = len(rolls)
     ended = next((s for s, e in decoded if isinstance(e, ev.GameEnded)), None)
     revealed = next(((s, e) for s, e in decoded if isinstance(e, ev.SeedRevealed)), None)
-    fair = None
+    seed: bytes | None = None  # the revealed server seed, once checked against the commitment
     if first.dice == "fair":
         if revealed is None and ended is not None:
             last = decoded[-1][0]
@@ -150,25 +154,26 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
         else:
             reveal_seq, reveal = revealed
             try:
-                seed = bytes.fromhex(reveal.server_seed)
+                revealed_seed = bytes.fromhex(reveal.server_seed)
             except ValueError:
                 return report.fail(reveal_seq, "the revealed seed is not hex")
-            if hashlib.sha256(seed).hexdigest() != first.commitment:
+            if len(revealed_seed) != 32:
+                return report.fail(reveal_seq, f"the revealed seed is {len(revealed_seed)} bytes, not 32")
+            if hashlib.sha256(revealed_seed).hexdigest() != first.commitment:
                 return report.fail(reveal_seq, "the revealed server seed does not match the commitment")
             report.seed_verified = True
-            client_seeds = {e.seat: e.seed for _, e in decoded if isinstance(e, ev.ClientSeedAdded)}
-            try:
-                fair = ProvablyFairDice(seed, client_seeds)
-            except ValueError as exc:
-                return report.fail(reveal_seq, f"cannot rebuild the dice: {exc}")
+            seed = revealed_seed
     else:
         report.notes.append("local dice: rolls are not provably fair, only checked for consistency")
 
     # 4, 5, 7, 8 in one pass, so the first bad event is the one named
-    bad = _one_pass(first, decoded, fair or _LoggedDice(rolls), fair, report)
+    try:
+        bad = _one_pass(first, decoded, _LoggedDice(rolls), seed, report)
+    except _Malformed as exc:
+        bad = exc.seq, exc.problem
     if bad is not None:
         return report.fail(*bad)
-    report.rolls_checked = len(rolls) if fair else 0
+    report.rolls_checked = len(rolls) if seed is not None else 0
     report.finished = ended is not None
     return report
 
@@ -181,40 +186,76 @@ def _differences(produced: ev.Event, logged: ev.Event) -> str:
     return f"{type(logged).__name__} differs from what the rules give ({'; '.join(diffs)})"
 
 
-def _one_pass(first: ev.GameCreated, decoded, dice, fair, report: Report) -> tuple[int, str] | None:
-    state = initial_state(first)
-    expected: list[ev.Event] = []  # what the rules produce for the command in progress
+class _Malformed(Exception):
+    """An event the engine could not process at all (it raised something unexpected)."""
+
+    def __init__(self, seq: int, problem: str):
+        super().__init__(seq, problem)
+        self.seq, self.problem = seq, problem
+
+
+def _one_pass(first: ev.GameCreated, decoded, logged_dice, seed: bytes | None, report: Report) -> tuple[int, str] | None:
+    """Checks 4, 5, 7 and 8 event by event. ``seed`` is the revealed server seed (None: the
+    logged rolls stand in for the dice). Each roll is recomputed with the client seeds logged
+    *before* it: a client seed applies only to the rolls after it."""
+    try:
+        state = initial_state(first)
+    except Exception as exc:  # a GameCreated that decodes but describes no game
+        raise _Malformed(1, f"not a game the engine can set up: {type(exc).__name__}: {exc}") from None
+    check = _Pass(state, ProvablyFairDice(seed) if seed is not None else None, logged_dice, report)
     for seq, event in decoded[1:]:
-        if isinstance(event, _COMMAND_MARKERS):
-            if expected:
-                return seq, f"the rules give {type(expected[0]).__name__} here, the log starts a new command"
+        try:
+            bad = check.event(seq, event)
+        except Exception as exc:  # the engine met something it cannot handle: a malformed event
+            raise _Malformed(seq, f"{type(event).__name__} cannot be processed: {type(exc).__name__}: {exc}") from None
+        if bad is not None:
+            return seq, bad
+        if isinstance(event, ev.ClientSeedAdded) and seed is not None:
             try:
-                expected = decide(state, _command_of(event), dice)
+                check.fair = ProvablyFairDice(seed, state.client_seeds)
+            except ValueError as exc:
+                return seq, f"not a valid client seed: {exc}"
+    if check.expected:
+        return decoded[-1][0] + 1, f"the log stops in the middle of a command: {type(check.expected[0]).__name__} is missing"
+    report.outcome = state.outcome.reason if state.outcome else ""
+    return None
+
+
+class _Pass:
+    def __init__(self, state, fair: ProvablyFairDice | None, logged_dice: _LoggedDice, report: Report):
+        self.state, self.fair, self.logged_dice, self.report = state, fair, logged_dice, report
+        self.expected: list[ev.Event] = []  # what the rules produce for the command in progress
+
+    def event(self, seq: int, event: ev.Event) -> str | None:
+        """The problem with ``event`` (then the state is left as it was), or None once applied."""
+        state, fair = self.state, self.fair
+        if isinstance(event, _COMMAND_MARKERS):
+            if self.expected:
+                return f"the rules give {type(self.expected[0]).__name__} here, the log starts a new command"
+            try:
+                self.expected = decide(state, _command_of(event), fair or self.logged_dice)
             except (GameError, InvalidEvent) as exc:
-                return seq, f"the rules reject this command: {exc}"
-            report.commands_rerun += 1
+                return f"the rules reject this command: {exc}"
+            self.report.commands_rerun += 1
         if isinstance(event, ev.Checkpoint):
-            report.checkpoints += 1
+            self.report.checkpoints += 1
             if state_hash(state) != event.state_hash:
-                return seq, "checkpoint: the replayed state does not have the recorded hash"
+                return "checkpoint: the replayed state does not have the recorded hash"
         if isinstance(event, ev.DiceRolled) and fair is not None:
             try:
                 recomputed = fair.roll(event.nonce, event.sides, len(event.results))
             except ValueError as exc:
-                return seq, f"roll {event.nonce} cannot be recomputed: {exc}"
+                return f"roll {event.nonce} cannot be recomputed: {exc}"
             if recomputed != event.results:
-                return seq, f"roll {event.nonce} is {list(event.results)} but the committed seed gives {list(recomputed)}"
-        if expected:
-            produced = expected.pop(0)
+                return f"roll {event.nonce} is {list(event.results)} but the committed seed gives {list(recomputed)}"
+        if self.expected:
+            produced = self.expected.pop(0)
             if encode_event(produced) != encode_event(event):
-                return seq, _differences(produced, event)
+                return _differences(produced, event)
         elif not isinstance(event, _SERVER_EVENTS):
-            return seq, f"{type(event).__name__} here follows from no command"
+            return f"{type(event).__name__} here follows from no command"
         try:
             evolve(state, event)
         except InvalidEvent as exc:
-            return seq, f"cannot follow the events before it: {exc}"
-    if expected:
-        return decoded[-1][0] + 1, f"the log stops in the middle of a command: {type(expected[0]).__name__} is missing"
-    report.outcome = state.outcome.reason if state.outcome else ""
-    return None
+            return f"cannot follow the events before it: {exc}"
+        return None

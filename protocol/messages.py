@@ -133,6 +133,7 @@ class GameSummary(msgspec.Struct):
     started: bool
     over: bool
     seq: int
+    head_hash: str = ""  # once over: the chain hash of the log's last event, hex ("" before)
 
 
 class Clock(msgspec.Struct):
@@ -219,6 +220,7 @@ class GameOverMsg(Msg, tag="game_over"):
     game_id: str
     outcome: Outcome
     forfeit: str = ""  # the seat that forfeited (time-outs), if any
+    head_hash: str = ""  # the chain hash of the log's last event, hex: ``skirmish verify --expect-head``
 
 
 class EventItem(msgspec.Struct):

@@ -432,7 +432,8 @@ class GameActor:
         if s.outcome is not None:
             key = (id(s.outcome), self.forfeit)
             if self._over is None or self._over[0] != key:  # one message, so that batches share its encoding
-                self._over = (key, GameOverMsg(game_id=self.game_id, outcome=s.outcome, forfeit=self.forfeit))
+                self._over = (key, GameOverMsg(game_id=self.game_id, outcome=s.outcome, forfeit=self.forfeit,
+                                               head_hash=self.game.head_hash.hex()))
             self._deliver(conn, self._over[1])
         elif s.pending is not None:
             msg = self._decision_msg(viewer)

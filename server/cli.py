@@ -83,51 +83,112 @@ async def cmd_match(args) -> int:
 
 
 async def cmd_replay(args) -> int:
+    if args.file:
+        if args.game:
+            raise CliError("name a GAME or a replay file with --file, not both")
+        rf = _read_replay_file(args.file)
+        datas = rf.events
+    else:
+        if not args.game:
+            raise CliError("name a GAME, or a replay file with --file")
+        async with await _open(args.db, create=False) as store:
+            datas = [s.data for s in await _load_log(store, args.game)]
+    return _narrate(datas, args.viewer)
+
+
+def _narrate(datas: list[bytes], viewer: str) -> int:
+    """Print the events (stored bytes) as ``viewer`` sees them. An event that cannot be read or
+    replayed stops it: the events before it are printed, then the error names it (exit 1)."""
     from client.narrate import describe
-    from engine.codec import decode_event
+    from engine.codec import DecodeError, decode_event
     from engine.evolve import evolve, initial_state
     from engine.view import view
 
-    async with await _open(args.db, create=False) as store:
-        stored = await _load_log(store, args.game)
-    events = [decode_event(s.data) for s in stored]
-    state = initial_state(events[0])
+    events, bad = [], None
+    for seq, data in enumerate(datas, start=1):
+        try:
+            events.append(decode_event(data))
+        except DecodeError as exc:
+            bad = (seq, f"not a valid event: {exc}")
+            break
     finished = any(type(e).__name__ == "GameEnded" for e in events)
-    if args.viewer == "all" and not finished:
+    if viewer == "all" and not finished and bad is None:
         raise CliError("the full log opens when the game is over; use --as a, b or spectator")
+    state = None
     for seq, event in enumerate(events, start=1):
-        seen = event if seq == 1 else view(event, args.viewer)
-        if seen is None:
-            continue
-        line = describe(seen, state)
-        if seq > 1:
-            evolve(state, seen)
+        try:
+            if seq == 1:
+                state = initial_state(event)
+            seen = event if seq == 1 else view(event, viewer)
+            if seen is None:
+                continue
+            line = describe(seen, state)
+            if seq > 1:
+                evolve(state, seen)
+        except Exception as exc:  # noqa: BLE001 - a malformed log: name the event, no traceback
+            bad = (seq, f"{type(event).__name__} cannot be replayed: {type(exc).__name__}: {exc}")
+            break
         if line:
             print(f"{seq:5d}  {line}")
+    if bad is None and not datas:
+        bad = (1, "the log is empty")
+    if bad is not None:
+        sys.stdout.flush()
+        print(f"skirmish replay: FAILED at event {bad[0]}: {bad[1]} "
+              f"(skirmish verify checks the whole log)", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK
+
+
+def _read_replay_file(path: str):
+    from server.replayfile import ReplayFileError, read_file
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return read_file(data)
+    except ReplayFileError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+def _hex_digest(value: str) -> str:
+    text = value.strip().lower()
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise CliError(f"--expect-head takes a head hash: 64 hex digits, not {value!r}")
+    return text
 
 
 async def cmd_verify(args) -> int:
     from engine.verify import LoggedEvent, verify_log
-    from server.replayfile import ReplayFileError, read_file
+    from server.replayfile import verify_file
 
+    expect = _hex_digest(args.expect_head) if args.expect_head is not None else None
     if args.file:
-        try:
-            header, logged = read_file(Path(args.file).read_bytes())
-        except (OSError, ReplayFileError) as exc:
-            raise CliError(str(exc)) from None
-        game_id = header.game_id
+        if args.game:
+            raise CliError("name a GAME or a replay file with --file, not both")
+        rf = _read_replay_file(args.file)
+        game_id = rf.header.game_id
+        report = verify_file(rf)
     else:
         if not args.game:
             raise CliError("name a GAME, or a replay file with --file")
         game_id = args.game
         async with await _open(args.db, create=False) as store:
             stored = await _load_log(store, game_id)
-        logged = [LoggedEvent(s.seq, s.data, s.hash) for s in stored]
-    report = verify_log(game_id, logged)
+        report = verify_log(game_id, [LoggedEvent(s.seq, s.data, s.hash) for s in stored])
     print(f"verify {game_id}: {report.summary()}")
     if report.ok and report.finished:
         print(f"  outcome: {report.outcome}")
+    if report.ok:
+        print(f"  head hash: {report.head_hash}")
+    if report.ok and expect is not None:
+        if report.head_hash != expect:
+            print(f"  FAILED: the log's head hash is {report.head_hash}, but {expect} was expected "
+                  f"(this is not the log that was announced)")
+            return EXIT_FAILED
+        print("  the head hash is the one expected")
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -135,7 +196,8 @@ async def cmd_export(args) -> int:
     from server.replayfile import export_game
 
     async with await _open(args.db, create=False) as store:
-        await _load_log(store, args.game)
+        if not await _load_log(store, args.game):
+            raise CliError(f"game {args.game!r} has no events to export")
         data = await export_game(store, args.game)
     Path(args.file).write_bytes(data)
     print(f"exported {args.game} to {args.file} ({len(data)} bytes)")
@@ -143,7 +205,7 @@ async def cmd_export(args) -> int:
 
 
 async def cmd_import(args) -> int:
-    from server.replayfile import ReplayFileError, import_game
+    from server.replayfile import ImportRefused, ReplayFileError, import_game
     from server.store import GameExists
 
     try:
@@ -154,7 +216,11 @@ async def cmd_import(args) -> int:
         try:
             header = await import_game(store, data)
         except ReplayFileError as exc:
-            raise CliError(str(exc)) from None
+            raise CliError(f"{args.file}: {exc}") from None
+        except ImportRefused as exc:
+            print(f"skirmish import: refused {args.file}, nothing imported: the game does not verify: "
+                  f"{exc.report.summary()}", file=sys.stderr)
+            return EXIT_FAILED
         except GameExists:
             raise CliError("that game is already in the store") from None
     print(f"imported game {header.game_id} ({header.events} events, mission {header.mission})")
@@ -219,6 +285,22 @@ Results: OUT/report.md, results.json, games.csv, standings.csv; games in OUT/gam
 """
 
 
+VERIFY_EPILOG = """\
+exit status:
+  0  the log verifies (and ends at --expect-head, if given)
+  1  it does not: the first bad event is named ("FAILED at event N: ..."), or the head
+     hash is not the one --expect-head names (both are printed)
+  2  nothing could be checked: no such game or store, a file that cannot be read or is
+     not a replay file, or bad arguments
+"""
+
+REPLAY_EPILOG = """\
+exit status: 0 the game was printed; 1 an event cannot be read or replayed (the events
+before it are printed, then the error names it); 2 no such game, store or file, or a file
+that is not a replay file. Replay does not verify: 'skirmish verify' does.
+"""
+
+
 async def cmd_serve(args) -> int:
     from server.app import ServerConfig, serve_until_signalled
     from server.logs import configure_logging
@@ -253,16 +335,27 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.set_defaults(run=cmd_match)
 
-    p = sub.add_parser("replay", help="print a game event by event")
-    p.add_argument("game", help="the game id")
+    p = sub.add_parser("replay", help="print a game event by event",
+                       description="Print a game event by event, from the store or from a replay file "
+                                   "(--file), as one side, a spectator or (once it is over) all see it.",
+                       epilog=REPLAY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", nargs="?", help="the game id (or --file)")
+    p.add_argument("--file", help="replay an exported replay file instead of a game in the store")
     p.add_argument("--as", dest="viewer", choices=["a", "b", "spectator", "all"], default="spectator",
                    help="whose view to replay (default: spectator; 'all' once the game is over)")
     _db_arg(p)
     p.set_defaults(run=cmd_replay)
 
-    p = sub.add_parser("verify", help="check a game's log: hash chain, seed, every roll, every rule")
-    p.add_argument("game", nargs="?", help="the game id")
+    p = sub.add_parser("verify", help="check a game's log: hash chain, seed, every roll, every rule",
+                       description="Check a game's log, from the store or a replay file (--file): sequence, "
+                                   "hash chain, decoding, rules, checkpoints, seed commitment and every die "
+                                   "roll. Stops at the first bad event and names it.",
+                       epilog=VERIFY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", nargs="?", help="the game id (or --file)")
     p.add_argument("--file", help="verify a replay file instead of a game in the store")
+    p.add_argument("--expect-head", metavar="HASH",
+                   help="also check that the log ends at this head hash (64 hex digits: what the server "
+                        "announced in game_over and list_games); a different head fails (exit 1)")
     _db_arg(p)
     p.set_defaults(run=cmd_verify)
 
@@ -272,7 +365,13 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.set_defaults(run=cmd_export)
 
-    p = sub.add_parser("import", help="load a replay file into the store")
+    p = sub.add_parser("import", help="load a replay file into the store (only if it verifies)",
+                       description="Load a replay file into the store. The game is verified in full first "
+                                   "(as 'skirmish verify --file' does); a game that does not verify is refused, "
+                                   "naming its first bad event, and nothing is imported.",
+                       epilog="exit status: 0 imported; 1 refused: the game does not verify (the first bad "
+                              "event is named); 2 the file cannot be read or is not a replay file, or the "
+                              "game is already in the store")
     p.add_argument("file", help="the replay file to read")
     _db_arg(p)
     p.set_defaults(run=cmd_import)

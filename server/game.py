@@ -81,11 +81,13 @@ class Submitted:
 
 
 class LiveGame:
-    def __init__(self, store: EventStore, state: State, dice: ProvablyFairDice, token_key: bytes = b""):
+    def __init__(self, store: EventStore, state: State, dice: ProvablyFairDice, token_key: bytes = b"",
+                 head_hash: bytes = b""):
         self.store = store
         self.state = state
         self.dice = dice
         self.token_key = token_key
+        self.head_hash = head_hash  # the chain hash of the last stored event (game_over announces it)
 
     def token_for(self, seat: str) -> str:
         if not self.token_key:
@@ -141,7 +143,7 @@ class LiveGame:
                                          command_id=command_id)
         if result.duplicate:
             raise AlreadyCreated(result.game_id)
-        return cls(store, state, dice, token_key)
+        return cls(store, state, dice, token_key, result.last_hash)
 
     @staticmethod
     async def stored_request(store: EventStore, game_id: str, command_id: str) -> list[Event] | None:
@@ -157,19 +159,23 @@ class LiveGame:
         """Rebuild a game from its log and its stored seed (after a restart, say)."""
         stored = await store.read(game_id)
         state = replay(decode_event(s.data) for s in stored)
-        secret = decode_secret(await store.load_secret(game_id))
+        blob = await store.load_secret(game_id)
+        if not blob and state.revealed_seed:  # an imported game: over, its seed in the log, no seats
+            blob = bytes.fromhex(state.revealed_seed)
+        secret = decode_secret(blob)
         dice = ProvablyFairDice(secret.seed, state.client_seeds)
         if dice.commitment != state.commitment:
             raise ValueError(f"that server seed is not the one game {game_id} committed to")
-        return cls(store, state, dice, secret.token_key)
+        return cls(store, state, dice, secret.token_key, stored[-1].hash)
 
     async def add_client_seed(self, seat: str, seed: str) -> Event:
         """A seat's client seed, mixed into every roll; only before the first roll."""
         dice = self.dice.with_client_seed(seat, seed)  # ValueError for a bad seed
         event = ClientSeedAdded(seat=seat, seed=seed)
-        await self.store.append(self.game_id, self.state.seq, [encode_event(event)])
+        result = await self.store.append(self.game_id, self.state.seq, [encode_event(event)])
         evolve(self.state, event)
         self.dice = dice
+        self.head_hash = result.last_hash
         return event
 
     async def take_seat(self, seat: str, name: str, client_seed: str = "", command_id: str | None = None) -> Submitted:
@@ -185,6 +191,7 @@ class LiveGame:
         for e in events:
             evolve(self.state, e)
         self.dice = dice
+        self.head_hash = result.last_hash
         return Submitted(events, result.first_seq, result.last_seq)
 
     async def submit(self, command: Command, command_id: str | None = None) -> list[Event]:
@@ -202,6 +209,7 @@ class LiveGame:
             return Submitted([decode_event(s.data) for s in stored], result.first_seq, result.last_seq, True)
         for e in events:
             evolve(self.state, e)
+        self.head_hash = result.last_hash
         return Submitted(events, result.first_seq, result.last_seq)
 
 

@@ -24,10 +24,7 @@ import re
 import secrets
 import time
 
-import msgspec
-
 from engine.codec import decode_event
-from engine.errors import InvalidEvent
 from engine.events import SeatTaken
 from engine.evolve import replay
 from protocol.errors import ProtocolError
@@ -37,7 +34,7 @@ from server.actor import GameActor, Retired, forfeit_of, request_key, seat_of_re
 from server.clock import GameClock
 from server.config import ServerConfig
 from server.game import AlreadyCreated, LiveGame
-from server.store import EventStore, UnknownGame
+from server.store import EventStore, StoreError, UnknownGame
 
 MAX_GAME_ID = 200
 REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{16,64}")  # a seat-taking request's id (docs/protocol.md)
@@ -67,6 +64,7 @@ class Lobby:
         self.actors: dict[str, GameActor] = {}
         self._loading: dict[str, asyncio.Task] = {}
         self._summaries: dict[str, GameSummary] = {}  # games not in memory, as last seen
+        self._unlistable: set[str] = set()  # games whose log cannot be replayed (left out of listings)
         self.closing = False
         self._sweep: asyncio.Task | None = None
 
@@ -84,15 +82,26 @@ class Lobby:
         for info in infos:
             actor = self.actors.get(info.game_id)
             if actor is not None:
-                out.append(summary_of(actor.state))
+                out.append(summary_of(actor.state, actor.game.head_hash))
                 continue
             summary = self._summaries.get(info.game_id)
             if summary is None:
+                if info.game_id in self._unlistable:
+                    continue
                 try:
                     stored = await self.store.read(info.game_id)
-                    summary = summary_of(replay(decode_event(s.data) for s in stored))
-                except (InvalidEvent, msgspec.DecodeError, msgspec.ValidationError, UnknownGame):
-                    continue  # not a playable game (created, never written)
+                except UnknownGame:
+                    continue
+                if not stored:
+                    continue  # created, not yet (or never) written
+                try:
+                    summary = summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash)
+                except Exception as exc:  # noqa: BLE001 - one bad game must not break the listing
+                    # a log that does not decode or replay: left out of the listing, said once
+                    # in the server's log; the other games are listed
+                    self._unlistable.add(info.game_id)
+                    self.log.error("game.unlistable", game=info.game_id, problem=f"{type(exc).__name__}: {exc}")
+                    continue
                 self._summaries[info.game_id] = summary
             out.append(summary)
         return out
@@ -112,7 +121,7 @@ class Lobby:
     def _retired(self, actor: GameActor) -> None:
         if self.actors.get(actor.game_id) is actor:
             del self.actors[actor.game_id]
-            self._summaries[actor.game_id] = summary_of(actor.state)
+            self._summaries[actor.game_id] = summary_of(actor.state, actor.game.head_hash)
 
     async def create(self, mission_id: str, seat: str = "", name: str = "", client_seed: str = "",
                      request_id: str = "") -> tuple[GameActor, str]:
@@ -199,8 +208,10 @@ class Lobby:
             events = [decode_event(s.data) for s in await self.store.read(game_id)]
         except UnknownGame:
             raise ProtocolError("lobby.no_such_game", f"no game {game_id!r}") from None
-        except (InvalidEvent, ValueError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-            self.log.error("game.unloadable", game=game_id, problem=str(exc))
+        except StoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a log that does not decode or replay: this game only
+            self.log.error("game.unloadable", game=game_id, problem=f"{type(exc).__name__}: {exc}")
             raise ProtocolError("lobby.no_such_game", f"game {game_id!r} cannot be loaded") from None
         actor = self._spawn(game, forfeit=forfeit_of(events))
         for seat, n in timeouts_in(events).items():
@@ -252,6 +263,8 @@ class Lobby:
         await asyncio.gather(*(a.close() for a in list(self.actors.values())), return_exceptions=True)
 
 
-def summary_of(state) -> GameSummary:
+def summary_of(state, head_hash: bytes = b"") -> GameSummary:
+    """The listing of a game; ``head_hash`` (the chain hash of its last event) is shown once it is over."""
+    over = state.outcome is not None
     return GameSummary(game_id=state.game_id, mission=state.mission, seats=sorted(state.seats),
-                       started=state.started, over=state.outcome is not None, seq=state.seq)
+                       started=state.started, over=over, seq=state.seq, head_hash=head_hash.hex() if over else "")

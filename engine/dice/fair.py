@@ -11,7 +11,9 @@ The algorithm, precisely (so that another language can reimplement it):
    1..64 printable ASCII characters (0x20..0x7E) without ``:``, ``,`` or ``=``; seeds are 0..64
    printable ASCII characters without ``:`` or ``,``. They are combined canonically as
    ``",".join(f"{seat}={seed}" for seat, seed in sorted(items))`` -- sorted by seat name in
-   byte order -- and the empty string when there are none. Example: ``a=alice,b=bob``.
+   byte order -- and the empty string when there are none. Example: ``a=alice,b=bob``. The
+   client seeds of a roll are those logged (``ClientSeedAdded``) before it: a client seed
+   applies only to later rolls, and the server takes them all before the first roll.
 2. **Stream.** Roll ``nonce`` (a non-negative integer) reads the byte stream made of the blocks
    ``HMAC-SHA256(key=server_seed, msg=f"{client_seeds}:{nonce}:{cursor}".encode("ascii"))``
    for ``cursor = 0, 1, 2, ...``, each block 32 bytes, concatenated in cursor order. ``nonce``

@@ -12,6 +12,8 @@ import pytest
 from bots import make_bot
 from bots.runner import run_bot
 from client.connection import connect
+from engine import events as ev
+from engine.codec import decode_event
 from server import cli
 
 
@@ -70,7 +72,7 @@ def test_games_prints_a_table(capsys, server_thread):
     code, out, err = run(capsys, "games", "--server", server_thread.url, "--codec", "json", server=server_thread)
     assert code == 0, err
     header, row = out.strip().splitlines()
-    assert header.split() == ["GAME", "MISSION", "SEATS", "STATE", "EVENTS"]
+    assert header.split() == ["GAME", "MISSION", "SEATS", "STATE", "EVENTS", "HEAD", "HASH", "(finished", "games)"]
     assert row.split()[:3] == [gid, "ridge", "a"] and "waiting for a player" in row
 
 
@@ -83,7 +85,8 @@ def test_spectate_narrates_a_live_game_until_it_ends(capsys, server_thread):
     assert any("── round 1 ──" in line for line in lines)
     assert any("GAME OVER" in line for line in lines)
     assert lines[-1].startswith("game over: ")
-    seqs = [int(line.split()[0]) for line in lines[:-1]]
+    assert re.match(r"head hash: [0-9a-f]{64} \(keep it: 'skirmish verify --file FILE --expect-head [0-9a-f]{64}'", lines[-2])
+    seqs = [int(line.split()[0]) for line in lines[:-2]]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
     server_thread.settle()
 
@@ -133,6 +136,12 @@ def test_play_through_stdin(capsys, monkeypatch, server_thread):
     assert out.count("type a number from 1 to") == 2  # "x" and "99"
     assert "not resigning" in out and "you resigned" in out
     assert out.strip().splitlines()[-1] == "game over: side b wins (side a resigned)"
+    assert re.match(r"head hash: [0-9a-f]{64} ", out.strip().splitlines()[-2])  # issue 12, item 14
+    # issue 12, item 16: play sent a random client seed, logged before the first roll
+    gid = re.search(r"you hold seat a of game (\S+) ", out).group(1)
+    stored = [decode_event(s.data) for s in server_thread.run(server_thread.app.store.read(gid))]
+    seeds = {e.seat: e.seed for e in stored if isinstance(e, ev.ClientSeedAdded)}
+    assert re.fullmatch(r"[0-9a-f]{32}", seeds["a"]), seeds
     server_thread.settle()
 
 

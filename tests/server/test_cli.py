@@ -288,8 +288,8 @@ def test_import_refuses_a_corrupted_file_and_imports_nothing(capsys, played, tmp
     file.write_bytes(flip_inside_event(data, rows[k][1]))
     other = tmp_path / "other.sqlite"
     code, out, err = run(capsys, "import", file, "--db", other)
-    assert code == 2
-    assert "altered" in err
+    assert code == 1  # the file reads; its game does not verify
+    assert f"FAILED at event {rows[k][0]}: hash chain broken" in err and "nothing imported" in err, err
     assert out == ""
     assert not other.exists() or (count(other, "games"), count(other, "events")) == (0, 0)
 
@@ -297,25 +297,25 @@ def test_import_refuses_a_corrupted_file_and_imports_nothing(capsys, played, tmp
 def test_import_refuses_a_file_with_a_changed_head_hash(capsys, played, tmp_path: Path) -> None:
     db, game = played
     file = tmp_path / "game.skirmish"
-    header, events = msgspec.msgpack.decode(export(capsys, db, game, file))
+    header, events, hashes = msgspec.msgpack.decode(export(capsys, db, game, file))
     header["head_hash"] = "00" * 32
-    file.write_bytes(msgspec.msgpack.encode([header, events]))
+    file.write_bytes(msgspec.msgpack.encode([header, events, hashes]))
     other = tmp_path / "other.sqlite"
     code, out, err = run(capsys, "import", file, "--db", other)
-    assert code == 2 and "altered" in err
+    assert code == 1 and f"FAILED at event {len(events)}: the header's head hash {'00' * 32}" in err, err
     assert not other.exists() or count(other, "events") == 0
 
 
 def test_import_refuses_a_file_with_an_event_left_out(capsys, played, tmp_path: Path) -> None:
     db, game = played
     file = tmp_path / "game.skirmish"
-    header, events = msgspec.msgpack.decode(export(capsys, db, game, file))
+    header, events, hashes = msgspec.msgpack.decode(export(capsys, db, game, file))
     del events[5]
     header["events"] -= 1
-    file.write_bytes(msgspec.msgpack.encode([header, events]))
+    file.write_bytes(msgspec.msgpack.encode([header, events, hashes]))
     other = tmp_path / "other.sqlite"
     code, out, err = run(capsys, "import", file, "--db", other)
-    assert code == 2
+    assert code == 1 and "FAILED at event 6: hash chain broken" in err, err
     assert not other.exists() or count(other, "events") == 0
 
 
@@ -361,8 +361,183 @@ def test_verify_file_fails_on_a_file_whose_events_were_altered(capsys, played, t
     altered = decode_event(msgspec.msgpack.decode(file.read_bytes())[1][0])
     assert (altered.engine_version, altered.units[0].name) != (decode_event(first).engine_version, "Lt. Cmdr. Hale")
     code, out, err = run(capsys, "verify", "--file", file)
-    assert code in (1, 2), out
-    assert "OK" not in out
+    assert code == 1, out + err  # issue 12, item 12: a failed check, not unreadable input
+    assert out.startswith(f"verify {game}: FAILED at event 1: hash chain broken"), out
+
+
+# ---------------------------------------------------------------------------- issue 12: files, import, exit codes
+
+
+def forged_file(data: bytes, k: int, new_event: bytes, *, version: int = 2) -> bytes:
+    """What a dishonest exporter writes: event ``k`` (1-based) replaced, every hash and the
+    header's head recomputed, so that the file is consistent in itself."""
+    from engine.log import chain_hashes
+
+    header, events, _ = msgspec.msgpack.decode(data)
+    events[k - 1] = new_event
+    hashes = chain_hashes(header["game_id"], events)
+    header["head_hash"] = hashes[-1].hex()
+    header["version"] = version
+    return msgspec.msgpack.encode([header, events, hashes] if version >= 2 else [header, events])
+
+
+def forged_injury(db: Path, game: str) -> tuple[int, bytes]:
+    """An event of the game made worse: a nonlethal injury turned lethal (the rules notice)."""
+    from engine.codec import encode_event
+
+    for seq, data, _ in stored_rows(db, game):
+        e = decode_event(data)
+        if isinstance(e, ev.InjurySuffered) and e.result == "nonlethal":
+            return seq, encode_event(msgspec.structs.replace(e, result="lethal"))
+    raise AssertionError("no nonlethal injury in the game")
+
+
+def test_import_verifies_fully_and_refuses_a_game_that_breaks_the_rules(capsys, played, tmp_path: Path) -> None:
+    """Issue 12, item 11: the chain of this file is intact, but an injury was forged."""
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    k, forged = forged_injury(db, game)
+    file.write_bytes(forged_file(export(capsys, db, game, file), k, forged))
+    other = tmp_path / "other.sqlite"
+    code, out, err = run(capsys, "import", file, "--db", other)
+    assert code == 1, out + err
+    assert f"FAILED at event {k}: InjurySuffered differs from what the rules give" in err, err
+    assert "nothing imported" in err and out == ""
+    assert not other.exists() or (count(other, "games"), count(other, "events")) == (0, 0)
+
+
+def test_import_refuses_an_event_that_is_not_utf8(capsys, played, tmp_path: Path) -> None:
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    rows = stored_rows(db, game)
+    k, data = next((seq, d) for seq, d, _ in rows if isinstance(decode_event(d), ev.TurnStarted))
+    bad = data[:-2] + b"\xff\xfe"  # the unit id's two characters
+    file.write_bytes(forged_file(export(capsys, db, game, file), k, bad))
+    other = tmp_path / "other.sqlite"
+    code, out, err = run(capsys, "import", file, "--db", other)
+    assert code == 1 and f"FAILED at event {k}: not a valid event" in err and "UTF-8" in err, err
+    assert "Traceback" not in err
+    assert not other.exists() or count(other, "events") == 0
+    code, out, err = run(capsys, "verify", "--file", file)
+    assert code == 1 and f"FAILED at event {k}: not a valid event" in out, out + err
+
+
+def test_verify_file_names_the_first_bad_event_of_a_consistent_forgery(capsys, played, tmp_path: Path) -> None:
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    k, forged = forged_injury(db, game)
+    file.write_bytes(forged_file(export(capsys, db, game, file), k, forged))
+    code, out, err = run(capsys, "verify", "--file", file)
+    assert code == 1, out + err
+    assert out.startswith(f"verify {game}: FAILED at event {k}: InjurySuffered differs"), out
+
+
+def test_verify_file_names_an_event_whose_bytes_changed_and_a_header_that_lies(capsys, played, tmp_path: Path) -> None:
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    data = export(capsys, db, game, file)
+    rows = stored_rows(db, game)
+    k = next(i for i in range(len(rows) // 2, len(rows)) if data.count(rows[i][1]) == 1)
+    file.write_bytes(flip_inside_event(data, rows[k][1]))
+    code, out, err = run(capsys, "verify", "--file", file)
+    assert (code, err) == (1, ""), out + err
+    assert f"FAILED at event {k + 1}: hash chain broken" in out
+    header, events, hashes = msgspec.msgpack.decode(data)
+    for change, problem in (({"events": len(events) + 1}, f"FAILED at event {len(events) + 1}: event {len(events) + 1} is missing"),
+                            ({"head_hash": "ab" * 32}, f"FAILED at event {len(events)}: the header's head hash")):
+        file.write_bytes(msgspec.msgpack.encode([{**header, **change}, events, hashes]))
+        code, out, err = run(capsys, "verify", "--file", file)
+        assert code == 1 and problem in out, out + err
+
+
+def test_verify_file_reads_version_1_files(capsys, played, tmp_path: Path) -> None:
+    """Files exported before per-event hashes ([header, events], version 1) still verify, and an
+    altered one fails (exit 1); only the rules or the head hash can then notice the change."""
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    header, events, _ = msgspec.msgpack.decode(export(capsys, db, game, file))
+    v1 = msgspec.msgpack.encode([{**header, "version": 1}, events])
+    file.write_bytes(v1)
+    code, out, err = run(capsys, "verify", "--file", file)
+    assert code == 0 and f"verify {game}: OK" in out, out + err
+    first = events[0]
+    part = b"0.1.0"  # GameCreated's engine_version: read by no rule
+    file.write_bytes(flip_inside_event(v1, first, first.find(part) + len(part) - 1))
+    code, out, err = run(capsys, "verify", "--file", file)
+    assert code == 1 and f"FAILED at event {len(events)}: the header's head hash" in out, out + err
+    assert "version 1" in out
+
+
+@pytest.mark.parametrize("content", [None, b"", b"\x93not a replay", b"\x92\x81\xa6format\xa3\xff\xfe\xfd\x90"])
+def test_verify_and_replay_file_exit_2_only_for_what_cannot_be_read(capsys, tmp_path: Path, content) -> None:
+    file = tmp_path / "input.skirmish"
+    if content is not None:
+        file.write_bytes(content)
+    for command in ("verify", "replay", "import"):
+        argv = [command, file] if command == "import" else [command, "--file", file]
+        code, out, err = run(capsys, *argv, *(["--db", tmp_path / "x.sqlite"] if command == "import" else []))
+        assert code == 2, (command, out, err)
+        assert str(file) in err and "Traceback" not in err, err
+        assert ("cannot read" if content is None else "not a skirmish replay file") in err, err
+
+
+def test_verify_expect_head(capsys, played, tmp_path: Path) -> None:
+    """Issue 12, item 14: the head hash a server announced ties a file (or a store) to it."""
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    export(capsys, db, game, file)
+    head = stored_rows(db, game)[-1][2].hex()
+    code, out, err = run(capsys, "verify", "--file", file)
+    assert code == 0 and f"head hash: {head}" in out
+    for argv in (["--file", file], [game, "--db", db]):
+        code, out, err = run(capsys, "verify", *argv, "--expect-head", head.upper())
+        assert code == 0 and "the head hash is the one expected" in out, out + err
+        other = "0" * 64
+        code, out, err = run(capsys, "verify", *argv, "--expect-head", other)
+        assert code == 1, out + err
+        assert f"head hash is {head}, but {other} was expected" in out
+    code, out, err = run(capsys, "verify", "--file", file, "--expect-head", "nothex")
+    assert code == 2 and "64 hex digits" in err
+
+
+def test_replay_file_prints_what_replay_of_the_store_prints(capsys, played, tmp_path: Path) -> None:
+    db, game = played
+    file = tmp_path / "game.skirmish"
+    export(capsys, db, game, file)
+    for viewer in ("a", "all"):
+        code, from_store, err = run(capsys, "replay", game, "--as", viewer, "--db", db)
+        assert code == 0, err
+        code, from_file, err = run(capsys, "replay", "--file", file, "--as", viewer)
+        assert code == 0 and err == "", err
+        assert from_file == from_store and from_file.count("\n") > 100
+    code, out, err = run(capsys, "replay", game, "--file", file, "--db", db)
+    assert code == 2 and "not both" in err
+    code, out, err = run(capsys, "replay", "--db", db)
+    assert code == 2 and "GAME" in err
+
+
+def test_a_game_with_an_empty_log_is_named_not_a_traceback(capsys, db: Path, tmp_path: Path) -> None:
+    async def create() -> None:
+        async with await SQLiteStore.open(db) as store:
+            await store.create_game("g-empty", b"{}")
+
+    asyncio.run(create())
+    code, out, err = run(capsys, "verify", "g-empty", "--db", db)
+    assert code == 1 and "FAILED at event 1: the log is empty" in out
+    code, out, err = run(capsys, "replay", "g-empty", "--db", db)
+    assert code == 1 and "FAILED at event 1: the log is empty" in err
+    code, out, err = run(capsys, "export", "g-empty", tmp_path / "x.skirmish", "--db", db)
+    assert code == 2 and "'g-empty' has no events" in err and not (tmp_path / "x.skirmish").exists()
+
+
+@pytest.mark.parametrize("sub", ["verify", "import", "replay"])
+def test_help_documents_the_exit_codes(capsys, sub: str) -> None:
+    with pytest.raises(SystemExit):
+        cli.main([sub, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "exit status" in out and "0 " in out and "1 " in out and "2 " in out, out
+    if sub == "verify":
+        assert "--expect-head HASH" in out and "FAILED at event N" in out
 
 
 # ---------------------------------------------------------------------------- errors
