@@ -56,22 +56,26 @@ GOING_AWAY, PROTOCOL_ERROR = 1001, 1002
 MAX_NAME = 64  # a player's name as recorded in SeatTaken
 
 
-_ANY_MSGPACK = msgspec.msgpack.Decoder()
-_ANY_JSON = msgspec.json.Decoder()
+class _IdOnly(msgspec.Struct, forbid_unknown_fields=False):
+    id: int = 0
+
+
+_ID_MSGPACK = msgspec.msgpack.Decoder(_IdOnly)
+_ID_JSON = msgspec.json.Decoder(_IdOnly)
 
 
 def frame_id(frame: bytes | str) -> int:
     """The ``id`` of a frame that did not decode as a message, if it has one (0 otherwise).
 
     Read in the frame's own kind (text: JSON, binary: MessagePack), whatever the codec, so that
-    a JSON frame sent on the MessagePack subprotocol still gets its error under its id.
+    a JSON frame sent on the MessagePack subprotocol still gets its error under its id. Best
+    effort: whatever the frame holds (not UTF-8, nested too deep to skip...), 0.
     """
     try:
-        raw = (_ANY_JSON if isinstance(frame, str) else _ANY_MSGPACK).decode(frame)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+        value = (_ID_JSON if isinstance(frame, str) else _ID_MSGPACK).decode(frame).id
+    except (msgspec.DecodeError, ValueError, RecursionError):
         return 0
-    value = raw.get("id", 0) if isinstance(raw, dict) else 0
-    if isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63:
+    if -(2**63) <= value < 2**63:
         return value
     return 0
 
