@@ -197,7 +197,7 @@ class Client:
             raise ValueError(f"codec is one of {', '.join(CODECS)}, not {codec!r}")
         self.url = url
         self.codec_name = codec
-        self.name = name
+        self.name = name[:64]  # the server takes names of up to 64 characters (docs/protocol.md, strings)
         self.auto_reconnect = auto_reconnect
         self.open_timeout = open_timeout
         self.batch = batch  # ask for ``updates`` (one frame per server step) instead of v1's separate pushes
