@@ -36,7 +36,7 @@ def _text(max_length: int, pattern: str, rule: str, min_length: int = 0):
 Name = _text(64, _NO_CONTROLS, "at most 64 characters, without control characters, line separators or "
                                "bidirectional controls")
 Key = _text(64, r"^[!-~]*\Z", "at most 64 printable ASCII characters, without spaces")  # ids, tokens
-GameId = _text(200, _NO_CONTROLS, "1 to 200 characters, without control characters", min_length=1)
+GameId = _text(200, _NO_CONTROLS, "at most 200 characters, without control characters")
 ClientSeed = _text(64, r"^[ -+\--9;-~]*\Z", "at most 64 printable ASCII characters, without ':' and ','")
 OptionText = _text(64, _NO_CONTROLS, "at most 64 characters, without control characters")
 WireOption = Annotated[tuple[Union[OptionText, int], ...],
@@ -67,6 +67,14 @@ class ListMissions(Msg, tag="list_missions"):
 
 
 class ListGames(Msg, tag="list_games"):
+    """A page of the games, newest first counted: skip the ``offset`` newest that match ``status``
+    ("open": waiting for players, "live": started, "finished": over, "": any), then up to
+    ``limit`` (0: the server's page size, also the most it gives); the page lists them oldest first."""
+
+    status: Annotated[Literal["", "open", "live", "finished"],
+                      msgspec.Meta(description="'open', 'live', 'finished' or ''")] = ""
+    offset: Annotated[int, msgspec.Meta(ge=0, description="an integer >= 0")] = 0
+    limit: Annotated[int, msgspec.Meta(ge=0, description="an integer >= 0")] = 0
     id: int = 0
 
 
@@ -168,7 +176,10 @@ class Missions(Msg, tag="missions"):
 
 
 class Games(Msg, tag="games"):
+    """A page of ``list_games``; ``total``: the games that match its ``status`` (on every page)."""
+
     games: list[GameSummary]
+    total: int = 0
     id: int = 0
 
 
