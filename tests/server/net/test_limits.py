@@ -73,7 +73,7 @@ async def test_a_connection_that_never_says_hello_is_closed(make_server):
             errors = [x for x in rest if isinstance(x, m.Error) and x.code != "protocol.hello_first"]
             assert [e.code for e in errors] == ["protocol.hello_timeout"], rest
             assert errors[0].id == 0 and "hello" in errors[0].message
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 8
         task.cancel()
         await asyncio.sleep(0.5)
         await polite.ping()  # hello in time: the hello timeout is done with it
@@ -84,7 +84,7 @@ async def test_a_connection_that_never_says_hello_is_closed(make_server):
 
 
 async def test_idle_connections_that_follow_no_game_are_closed(make_server):
-    async with make_server(idle_timeout=0.5) as server:
+    async with make_server(idle_timeout=1.0) as server:
         idle = await RawClient.open(server.url)
         lister = await RawClient.open(server.url)
         pinger = await RawClient.open(server.url)
@@ -92,9 +92,9 @@ async def test_idle_connections_that_follow_no_game_are_closed(make_server):
         watcher = await RawClient.open(server.url)
         assert isinstance(await watcher.call(m.Spectate(game_id=sa.game_id)), m.Watching)
         await lister.call(m.ListGames())
-        for _ in range(8):  # 1.2 s: pinging keeps a connection
+        for _ in range(12):  # 2.4 s: pinging keeps a connection
             await pinger.ping()
-            await asyncio.sleep(0.15)
+            await asyncio.sleep(0.2)
         for client in (idle, lister):
             rest, code = await closed_with(client)
             assert code == 1008
@@ -151,7 +151,7 @@ async def test_connections_per_address_are_capped(make_server):
 
 
 async def test_game_creation_is_rate_limited_per_address(make_server):
-    async with make_server(games_per_minute=120, games_burst=3) as server:  # 2 a second after a burst of 3
+    async with make_server(games_per_minute=30, games_burst=3) as server:  # one every 2 s after a burst of 3
         c = await RawClient.open(server.url)
         d = await RawClient.open(server.url)  # same address, other connection: same budget
         for client in (c, c, d):
@@ -166,7 +166,7 @@ async def test_game_creation_is_rate_limited_per_address(make_server):
         # joining, listing, playing are not creating
         other = await RawClient.open(server.url, local_addr=("127.0.0.3", 0))
         assert isinstance(await other.call(m.CreateGame(mission="ridge", seat="a")), m.Seated)
-        await asyncio.sleep(0.6)  # the bucket refills
+        await asyncio.sleep(2.1)  # the bucket refills
         assert isinstance(await c.call(m.CreateGame(mission="ridge")), m.Created)
 
 
