@@ -61,7 +61,13 @@ class Lobby:
         size = min(limit, self.config.list_limit) if limit else self.config.list_limit
         matching: list[GameSummary] = []
         for info in reversed(await self.store.list_games()):
-            summary = await self._summary(info)
+            actor = self.actors.get(info.game_id)
+            if actor is not None:
+                summary = summary_of(actor.state)
+            else:
+                summary = self._summaries.get(info.game_id)
+                if summary is None or summary.seq != info.last_seq:
+                    summary = await self._summary(info)
             if summary is not None and (not status or status_of(summary) == status):
                 matching.append(summary)
         page = matching[offset:offset + size]
