@@ -81,9 +81,12 @@ RATIO_AIM = 0.4
 GAMES_AIM = 1000
 P99_AIM_MS = 50.0
 PHASES = ("echo", "peak", "half", "capacity")
-# Raised for the load test: the rate limit (per connection) and the clocks (a day per decision, no forfeits).
+# Raised for the load test: the rate limit (per connection), the clocks (a day per decision, no forfeits),
+# and the per-address limits (every load-generator connection comes from 127.0.0.1: thousands of
+# connections, a thousand games created in seconds) and the idle and hello timeouts (off).
 SERVER_LIMITS = ["--rate", "1e9", "--burst", "1000000000", "--move-ms", "86400000", "--reserve-ms", "86400000",
-                 "--max-timeouts", "0"]
+                 "--max-timeouts", "0", "--connections-per-address", "0", "--games-per-minute", "0",
+                 "--idle-timeout", "0", "--hello-timeout", "0"]
 
 
 # ``--gc-stats``: run ``server.cli`` under this wrapper, which times every garbage collection

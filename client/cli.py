@@ -61,8 +61,16 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("games", help="list the games on a server",
                        description="A table of the games a server has: id, mission, seats taken, "
-                                   "state and the number of events.")
+                                   "state and the number of events; the newest --limit of them (newest "
+                                   "last), --page 2 for the ones before, --status to see only open, live "
+                                   "or finished games.")
     _server_arg(p)
+    p.add_argument("--status", choices=["all", "open", "live", "finished"], default="all",
+                   help="open: waiting for a player (join one), live: being played (spectate one), "
+                        "finished (default: all)")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="games per page (default: 50)")
+    p.add_argument("--page", type=int, default=1, metavar="P", help="1: the newest games (default), 2: the "
+                                                                    "ones before them, ...")
     p.set_defaults(run=cmd_games)
 
 
@@ -75,16 +83,28 @@ def _fail(command: str, exc: Exception) -> int:
 
 
 async def cmd_games(args) -> int:
+    if args.limit < 1 or args.page < 1:
+        return _fail("games", ValueError("--limit and --page are at least 1"))
+    status = "" if args.status == "all" else args.status
+    offset = (args.page - 1) * args.limit
     try:
         async with connect(args.server, codec=args.codec, name="skirmish games") as c:
-            games = await c.list_games()
+            page = await c.games_page(status, offset=offset, limit=args.limit)
     except ClientError as exc:
         return _fail("games", exc)
-    print(games_table(games))
+    print(games_table(page.games, status))
+    shown = len(page.games)
+    if page.total > shown:
+        older = f"; older: --page {args.page + 1}" if offset + shown < page.total else ""
+        first = page.total - offset - shown + 1
+        print(f"(games {first}-{first + shown - 1} of {page.total}, oldest first{older})" if shown else
+              f"(no games on page {args.page}: there are {page.total})")
     return EXIT_OK
 
 
-def games_table(games) -> str:
+def games_table(games, status: str = "") -> str:
+    if not games and status:
+        return f"no {status} games on this server"
     if not games:
         return "no games on this server (create one: skirmish play --server URL --create ridge)"
     rows = [("GAME", "MISSION", "SEATS", "STATE", "EVENTS", "HEAD HASH (finished games)")]

@@ -211,7 +211,7 @@ class Client:
             raise ValueError(f"codec is one of {', '.join(CODECS)}, not {codec!r}")
         self.url = url
         self.codec_name = codec
-        self.name = name
+        self.name = name[:64]  # the server takes names of up to 64 characters (docs/protocol.md, strings)
         self.auto_reconnect = auto_reconnect
         self.open_timeout = open_timeout
         self.batch = batch  # ask for ``updates`` (one frame per server step) instead of v1's separate pushes
@@ -484,8 +484,15 @@ class Client:
     async def list_missions(self) -> list[m.MissionInfo]:
         return (await self._call(m.ListMissions())).missions
 
-    async def list_games(self) -> list[m.GameSummary]:
-        return (await self._call(m.ListGames())).games
+    async def list_games(self, status: str = "", *, offset: int = 0, limit: int = 0) -> list[m.GameSummary]:
+        """A page of the server's games with ``status`` ("open": waiting for players, "live",
+        "finished"; "": any): the ``offset`` newest skipped, up to ``limit`` (0: the server's page
+        size), oldest first. ``games_page`` also says how many there are."""
+        return (await self.games_page(status, offset=offset, limit=limit)).games
+
+    async def games_page(self, status: str = "", *, offset: int = 0, limit: int = 0) -> m.Games:
+        """``list_games``' reply: ``games`` (a page, oldest first) and ``total`` (all that match)."""
+        return await self._call(m.ListGames(status=status, offset=offset, limit=limit))
 
     async def create_game(self, mission: str, seat: str | None = None, client_seed: str | None = None,
                           request_id: str | None = None) -> Seat:

@@ -23,6 +23,11 @@ CODES: dict[str, str] = {
     "protocol.hello_first": "the first message on a connection must be hello",
     "protocol.rate_limited": "too many messages in too short a time; this one was dropped",
     "protocol.hello_again": "hello was already said on this connection; the first one stands",
+    "protocol.hello_timeout": "no hello within the server's hello timeout; the connection is closed (1008)",
+    "server.idle_timeout": "the connection followed no unfinished game and said nothing for the server's idle "
+                           "timeout; it is closed (1008)",
+    "server.too_many_connections": "too many connections from this address at once; this one is closed (1013)",
+    "lobby.rate_limited": "this address creates games faster than the server allows; no game was created",
     "lobby.no_such_mission": "no mission with that id",
     "lobby.no_such_game": "no game with that id",
     "lobby.seat_taken": "that seat already has a player",

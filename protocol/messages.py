@@ -8,18 +8,46 @@ Field by field, with examples: ``docs/protocol.md``.
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 import msgspec
 
 from engine.events import AnyEvent
-from engine.model import Decision, Option, Outcome
+from engine.model import Decision, Outcome
 
 PROTOCOL_VERSION = 1
 
 # A seq a client names (``resume.last_seq``, ``spectate.after_seq``): negative or past 64 bits is
 # ``protocol.invalid_field`` when it decodes; past the game's last event, ``lobby.seq_out_of_range``.
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+
+# -- client strings ------------------------------------------------------------------------------
+# Every string a client sends has one of these types: the codec checks its length and characters
+# while it decodes the frame, and a string that breaks its rule is ``protocol.invalid_field``
+# naming the field and the rule (the ``description``). A new client field takes one of them
+# (docs/protocol.md, "Strings").
+
+# No control characters (C0, DEL, C1), line or paragraph separators, or bidirectional controls:
+# nothing that moves a terminal's cursor, clears it, starts a line or reorders what follows.
+_NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]*\Z"
+
+
+def _text(max_length: int, pattern: str, rule: str, min_length: int = 0):
+    return Annotated[str, msgspec.Meta(min_length=min_length, max_length=max_length, pattern=pattern,
+                                       description=rule)]
+
+
+Name = _text(64, _NO_CONTROLS, "at most 64 characters, without control characters, line separators or "
+                               "bidirectional controls")
+Key = _text(64, r"^[!-~]*\Z", "at most 64 printable ASCII characters, without spaces")  # ids, tokens
+GameId = _text(200, _NO_CONTROLS, "at most 200 characters, without control characters")
+ClientSeed = _text(64, r"^[ -+\--9;-~]*\Z", "at most 64 printable ASCII characters, without ':' and ','")
+OptionText = _text(64, _NO_CONTROLS, "at most 64 characters, without control characters")
+WireOption = Annotated[tuple[Union[OptionText, int], ...],
+                       msgspec.Meta(max_length=32, description="an array of at most 32 strings and integers, "
+                                                               "each string at most 64 characters")]
+JoinSeat = Annotated[Literal["a", "b", "any"], msgspec.Meta(description="'a', 'b' or 'any'")]
+CreateSeat = Annotated[Literal["", "a", "b", "any"], msgspec.Meta(description="'a', 'b', 'any' or ''")]
 
 
 class Msg(msgspec.Struct, tag_field="type", forbid_unknown_fields=False):
@@ -33,7 +61,7 @@ class Hello(Msg, tag="hello"):
     """``batch``: receive each step's pushes as one ``updates`` message (see ``Updates``)."""
 
     protocol: int
-    client: str = ""
+    client: Name = ""
     batch: bool = False
     id: int = 0
 
@@ -43,6 +71,14 @@ class ListMissions(Msg, tag="list_missions"):
 
 
 class ListGames(Msg, tag="list_games"):
+    """A page of the games, newest first counted: skip the ``offset`` newest that match ``status``
+    ("open": waiting for players, "live": started, "finished": over, "": any), then up to
+    ``limit`` (0: the server's page size, also the most it gives); the page lists them oldest first."""
+
+    status: Annotated[Literal["", "open", "live", "finished"],
+                      msgspec.Meta(description="'open', 'live', 'finished' or ''")] = ""
+    offset: Annotated[int, msgspec.Meta(ge=0, description="an integer >= 0")] = 0
+    limit: Annotated[int, msgspec.Meta(ge=0, description="an integer >= 0")] = 0
     id: int = 0
 
 
@@ -50,23 +86,23 @@ class CreateGame(Msg, tag="create_game"):
     """Create a game of ``mission``; with ``seat``, take that seat at once ("a", "b", "any").
     ``request_id`` makes a retry safe: the same request id gets the same game, seat and token."""
 
-    mission: str
-    seat: str = ""
-    client_seed: str = ""
+    mission: Key
+    seat: CreateSeat = ""
+    client_seed: ClientSeed = ""
     id: int = 0
-    request_id: str = ""  # 16-64 of [A-Za-z0-9_.:-], secret, fresh per request (docs/protocol.md)
+    request_id: Key = ""  # 16-64 of [A-Za-z0-9_.:-], secret, fresh per request (docs/protocol.md)
 
 
 class Join(Msg, tag="join"):
-    game_id: str
-    seat: str = "any"  # "a", "b" or "any"
-    client_seed: str = ""
+    game_id: GameId
+    seat: JoinSeat = "any"  # "a", "b" or "any"
+    client_seed: ClientSeed = ""
     id: int = 0
-    request_id: str = ""  # as CreateGame's: a retry with it gets the same seat and token
+    request_id: Key = ""  # as CreateGame's: a retry with it gets the same seat and token
 
 
 class Spectate(Msg, tag="spectate"):
-    game_id: str
+    game_id: GameId
     after_seq: Seq = 0
     id: int = 0
 
@@ -74,8 +110,8 @@ class Spectate(Msg, tag="spectate"):
 class Resume(Msg, tag="resume"):
     """Reconnect to a seat: the server sends every event after ``last_seq`` in this seat's view."""
 
-    game_id: str
-    token: str
+    game_id: GameId
+    token: Key
     last_seq: Seq = 0
     id: int = 0
 
@@ -83,16 +119,16 @@ class Resume(Msg, tag="resume"):
 class Command(Msg, tag="command"):
     """Answer decision ``decision_id`` with ``option``. ``command_id`` makes a retry safe."""
 
-    game_id: str
+    game_id: GameId
     decision_id: int
-    option: Option
-    command_id: str = ""
+    option: WireOption
+    command_id: Key = ""
     id: int = 0
 
 
 class ResignGame(Msg, tag="resign"):
-    game_id: str
-    command_id: str = ""
+    game_id: GameId
+    command_id: Key = ""
     id: int = 0
 
 
@@ -156,7 +192,10 @@ class Missions(Msg, tag="missions"):
 
 
 class Games(Msg, tag="games"):
+    """A page of ``list_games``; ``total``: the games that match its ``status`` (on every page)."""
+
     games: list[GameSummary]
+    total: int = 0
     id: int = 0
 
 

@@ -14,6 +14,11 @@ carrying the message's ``id``, and the connection stays usable, except:
 - ``hello`` with another protocol version: ``error protocol.version``, then close 1002;
 - a frame over websockets' ``max_size`` (``ServerConfig.ws_max_size``): closed by websockets, 1009;
 - a client too slow to read what it is sent: closed 1008 (``server.connection``);
+- no ``hello`` within ``hello_timeout``: ``error protocol.hello_timeout``, then close 1008;
+- silent for ``idle_timeout`` while following no unfinished game: ``error server.idle_timeout``,
+  then close 1008;
+- more than ``connections_per_address`` connections from its IP address: ``error
+  server.too_many_connections``, then close 1013 (try again later);
 - shutdown: ``error server.shutting_down``, then close 1001.
 
 Shutdown (``App.shutdown``, on SIGTERM/SIGINT for ``skirmish serve``): stop accepting
@@ -44,7 +49,7 @@ from protocol import messages as m
 from protocol.codec import SUBPROTOCOLS, codec_for
 from protocol.errors import ProtocolError
 from server.config import ServerConfig
-from server.connection import Connection
+from server.connection import Connection, TokenBucket
 from server.lobby import Lobby, check_request_id
 from server.logs import configure_logging, get_logger
 from server.store import EventStore, MemoryStore, SQLiteStore
@@ -52,26 +57,30 @@ from server.store import EventStore, MemoryStore, SQLiteStore
 __all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
 
 SERVER_NAME = "skirmish/0.1.0"
-GOING_AWAY, PROTOCOL_ERROR = 1001, 1002
+GOING_AWAY, PROTOCOL_ERROR, POLICY, TRY_AGAIN_LATER = 1001, 1002, 1008, 1013
 MAX_NAME = 64  # a player's name as recorded in SeatTaken
 
 
-_ANY_MSGPACK = msgspec.msgpack.Decoder()
-_ANY_JSON = msgspec.json.Decoder()
+class _IdOnly(msgspec.Struct, forbid_unknown_fields=False):
+    id: int = 0
+
+
+_ID_MSGPACK = msgspec.msgpack.Decoder(_IdOnly)
+_ID_JSON = msgspec.json.Decoder(_IdOnly)
 
 
 def frame_id(frame: bytes | str) -> int:
     """The ``id`` of a frame that did not decode as a message, if it has one (0 otherwise).
 
     Read in the frame's own kind (text: JSON, binary: MessagePack), whatever the codec, so that
-    a JSON frame sent on the MessagePack subprotocol still gets its error under its id.
+    a JSON frame sent on the MessagePack subprotocol still gets its error under its id. Best
+    effort: whatever the frame holds (not UTF-8, nested too deep to skip...), 0.
     """
     try:
-        raw = (_ANY_JSON if isinstance(frame, str) else _ANY_MSGPACK).decode(frame)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+        value = (_ID_JSON if isinstance(frame, str) else _ID_MSGPACK).decode(frame).id
+    except (msgspec.DecodeError, ValueError, RecursionError):
         return 0
-    value = raw.get("id", 0) if isinstance(raw, dict) else 0
-    if isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63:
+    if -(2**63) <= value < 2**63:
         return value
     return 0
 
@@ -118,6 +127,8 @@ class App:
         self._shutdown_task: asyncio.Task | None = None
         self.port = 0
         self.host = config.host
+        self.per_address: dict[str, int] = {}  # open connections by IP address
+        self._creations: dict[str, TokenBucket] = {}  # create_game by IP address
 
     @property
     def url(self) -> str:
@@ -146,7 +157,9 @@ class App:
                       db=str(store_path(c) or ":memory:") if self._owns_store else "(given)",
                       move_ms=c.move_ms, reserve_ms=c.reserve_ms, max_timeouts=c.max_timeouts,
                       max_frame=c.max_frame, rate=c.rate, burst=c.burst,
-                      compression=c.compression)
+                      compression=c.compression, hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout,
+                      connections_per_address=c.connections_per_address, games_per_minute=c.games_per_minute,
+                      games_burst=c.games_burst)
         return self
 
     # -- shutdown ----------------------------------------------------------------------------
@@ -190,26 +203,98 @@ class App:
         conn = Connection(ws, codec_for(ws.subprotocol), send_buffer=c.send_buffer, rate=c.rate, burst=c.burst,
                           close_timeout=c.close_timeout, log=self.log)
         remote = ws.remote_address
+        conn.address = str(remote[0]) if remote else ""
+        opened = time.monotonic()
         self.log.info("connection.open", conn=conn.id, remote=f"{remote[0]}:{remote[1]}" if remote else "",
                       codec=conn.codec.name)
         self.connections.add(conn)
+        self.per_address[conn.address] = self.per_address.get(conn.address, 0) + 1
         try:
             if self.closing:
                 conn.error("server.shutting_down", "the server is shutting down; try again later")
                 await conn.close_after_flush(GOING_AWAY, "server shutting down", c.close_timeout)
                 return
+            if c.connections_per_address and self.per_address[conn.address] > c.connections_per_address:
+                self.log.warning("connection.refused", conn=conn.id, address=conn.address,
+                                 limit=c.connections_per_address)
+                conn.error("server.too_many_connections", f"{c.connections_per_address} connections from one "
+                                                          "address at most; close one and try again")
+                await conn.close_after_flush(TRY_AGAIN_LATER, "too many connections from this address",
+                                             c.close_timeout)
+                return
             while True:
-                frame = await ws.recv()
+                try:
+                    async with asyncio.timeout(self._quiet_limit(conn, opened)):
+                        frame = await ws.recv()
+                except TimeoutError:
+                    if await self._timed_out(conn):
+                        return
+                    continue
                 await self._on_frame(conn, frame)
         except ConnectionClosed:
             pass
         finally:
             self.connections.discard(conn)
+            left = self.per_address.get(conn.address, 1) - 1
+            if left > 0:
+                self.per_address[conn.address] = left
+            else:
+                self.per_address.pop(conn.address, None)
             if self.lobby is not None:
                 self.lobby.detach(conn)
             await conn.stop()
             self.log.info("connection.close", conn=conn.id, code=ws.close_code, reason=ws.close_reason or "",
                           sent=conn.sent)
+
+    def _quiet_limit(self, conn: Connection, opened: float) -> float | None:
+        """How long ``conn`` may now stay silent (None: as long as it likes): until ``hello_timeout``
+        after it opened (frames that are not a hello do not extend it), then ``idle_timeout``."""
+        c = self.config
+        if not conn.hello:
+            return max(0.0, opened + c.hello_timeout - time.monotonic()) if c.hello_timeout else None
+        return c.idle_timeout or None
+
+    def _following(self, conn: Connection) -> bool:
+        """Whether ``conn`` holds a seat in, or watches, a game that is not over."""
+        for game_id in conn.roles:
+            actor = self.lobby.actors.get(game_id) if self.lobby is not None else None
+            if actor is not None and actor.state.outcome is None:
+                return True
+        return False
+
+    async def _timed_out(self, conn: Connection) -> bool:
+        """``conn`` said nothing for its quiet limit: close it (True) unless it follows a live game."""
+        c = self.config
+        if not conn.hello:
+            code, reason = "protocol.hello_timeout", f"no hello within {c.hello_timeout:g} s"
+        elif self._following(conn):
+            return False  # a player thinking, a spectator watching: never idle
+        else:
+            code, reason = "server.idle_timeout", f"nothing said for {c.idle_timeout:g} s and no game followed"
+        self.log.info("connection.timeout", conn=conn.id, code=code)
+        conn.error(code, f"{reason}; closing")
+        await conn.close_after_flush(POLICY, reason, c.close_timeout)
+        return True
+
+    def _take_creation(self, conn: Connection) -> None:
+        """Count a game created from ``conn``'s address, or refuse it (``lobby.rate_limited``)."""
+        c = self.config
+        if not c.games_per_minute:
+            return
+        buckets = self._creations
+        bucket = buckets.get(conn.address)
+        if bucket is None:
+            if len(buckets) >= 10_000:  # forget the addresses whose bucket has refilled
+                now = time.monotonic()
+                for address, b in list(buckets.items()):
+                    if b.tokens + (now - b.at) * b.rate >= b.burst:
+                        del buckets[address]
+            bucket = buckets[conn.address] = TokenBucket(c.games_per_minute / 60, c.games_burst)
+        if not bucket.take():
+            wait = (1 - bucket.tokens) / bucket.rate
+            raise ProtocolError("lobby.rate_limited", f"at most {c.games_per_minute:g} new games a minute "
+                                                      f"(at once {c.games_burst}) from one address; "
+                                                      f"try again in {wait:.1f} s")
 
     async def _on_frame(self, conn: Connection, frame: bytes | str) -> None:
         received = time.perf_counter()
@@ -266,7 +351,8 @@ class App:
             case m.ListMissions():
                 conn.send(m.Missions(missions=lobby.mission_infos(), id=msg.id))
             case m.ListGames():
-                conn.send(m.Games(games=await lobby.list_games(), id=msg.id))
+                games, total = await lobby.list_games(msg.status, msg.offset, msg.limit)
+                conn.send(m.Games(games=games, total=total, id=msg.id))
             case m.CreateGame():
                 if msg.seat not in ("", "a", "b", "any"):
                     raise ProtocolError("protocol.invalid_field", f"seat is 'a', 'b', 'any' or '', not {msg.seat!r}")
@@ -274,6 +360,7 @@ class App:
                     check_client_seed("a", msg.client_seed)
                 except (TypeError, ValueError) as exc:
                     raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
+                self._take_creation(conn)
                 # the game, its GameCreated and the seat: one transaction (a retried request_id: the same)
                 actor, seat = await lobby.create(msg.mission, msg.seat, conn.name, msg.client_seed, msg.request_id)
                 if seat:

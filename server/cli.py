@@ -310,7 +310,9 @@ async def cmd_serve(args) -> int:
             host=args.host, port=args.port, db=str(args.db) if args.db else None, move_ms=args.move_ms,
             reserve_ms=args.reserve_ms, max_timeouts=args.max_timeouts, max_frame=args.max_frame,
             rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression,
-            store_writer=args.store_writer, open_game_ttl=args.open_game_ttl)
+            store_writer=args.store_writer, open_game_ttl=args.open_game_ttl, hello_timeout=args.hello_timeout,
+            idle_timeout=args.idle_timeout, connections_per_address=args.connections_per_address, games_per_minute=args.games_per_minute,
+            games_burst=args.games_burst, list_limit=args.list_limit)
         configure_logging(config.log_level)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -395,6 +397,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="largest message accepted, bytes (default: 65536; larger get protocol.too_large)")
     p.add_argument("--rate", type=float, default=None, help="messages per second per connection (default: 50)")
     p.add_argument("--burst", type=int, default=None, help="messages a connection may send at once (default: 100)")
+    p.add_argument("--hello-timeout", type=float, default=None, metavar="S",
+                   help="seconds a new connection has to say hello, else it is closed (default: 10; 0: no limit)")
+    p.add_argument("--idle-timeout", type=float, default=None, metavar="S",
+                   help="seconds of silence after which a connection that follows no unfinished game (no seat, "
+                        "not watching) is closed (default: 300; 0: never)")
+    p.add_argument("--connections-per-address", type=int, default=None, metavar="N",
+                   help="connections open at once from one IP address (default: 64; 0: no limit)")
+    p.add_argument("--games-per-minute", type=float, default=None, metavar="R",
+                   help="games one IP address may create per minute, sustained (default: 30; 0: no limit)")
+    p.add_argument("--games-burst", type=int, default=None, metavar="N",
+                   help="games one IP address may create at once (default: 10)")
+    p.add_argument("--list-limit", type=int, default=None, metavar="N",
+                   help="the most games one list_games page holds (default: 200)")
     p.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"],
                    help="default: info")
     p.add_argument("--compression", default=None, choices=["deflate", "none"],

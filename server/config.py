@@ -23,6 +23,19 @@ Defaults, and why:
   like any finished game (its server seed revealed). 0: open games never expire.
 - ``send_buffer`` 4 MiB: what may wait in one connection's send queue. A reader that falls
   further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
+
+Limits against a client that holds resources without playing (0 turns each off):
+
+- ``hello_timeout`` 10 s: a connection that has not said ``hello`` by then gets
+  ``protocol.hello_timeout`` and is closed (1008).
+- ``idle_timeout`` 300 s: a connection that follows no unfinished game (no seat in one, not
+  watching one) and sends nothing for that long gets ``server.idle_timeout`` and is closed (1008).
+- ``connections_per_address`` 64: connections open at once from one IP address; one more gets
+  ``server.too_many_connections`` and is closed (1013, try again later). Enough for a household
+  or a small NAT; behind a reverse proxy every client has the proxy's address: raise it there.
+- ``games_per_minute`` 30 with a ``games_burst`` of 10: ``create_game`` per IP address (a token
+  bucket); past it ``lobby.rate_limited`` and no game is created.
+- ``list_limit`` 200: the most games one ``list_games`` page holds (its ``limit`` can ask fewer).
 """
 
 from __future__ import annotations
@@ -55,7 +68,12 @@ class ServerConfig:
     ping_timeout: float = 20.0
     close_timeout: float = 5.0  # seconds to wait for a closing handshake
     shutdown_timeout: float = 10.0  # seconds for in-flight commands and last frames at shutdown
-    list_limit: int = 200  # games listed by list_games (the most recent)
+    list_limit: int = 200  # the most games one list_games page holds
+    hello_timeout: float = 10.0  # seconds a new connection has to say hello (0: no limit)
+    idle_timeout: float = 300.0  # seconds of silence before a connection following no unfinished game is closed (0: never)
+    connections_per_address: int = 64  # connections open at once from one IP address (0: no limit)
+    games_per_minute: float = 30.0  # create_game per IP address, sustained (0: no limit)
+    games_burst: int = 10  # create_game per IP address at once
     log_level: str = "info"
     compression: str = "none"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
     store_writer: str = "process"  # the SQLite store's writer: in a child "process" or a "thread"
@@ -68,7 +86,8 @@ class ServerConfig:
                 raise ValueError(f"{f.name} must be a number, not {value!r}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be in 0..65535, not {self.port}")
-        for name in ("move_ms", "reserve_ms", "max_timeouts", "max_frame", "send_buffer", "list_limit"):
+        for name in ("move_ms", "reserve_ms", "max_timeouts", "max_frame", "send_buffer", "list_limit",
+                     "hello_timeout", "idle_timeout", "connections_per_address", "games_per_minute"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
         if self.open_game_ttl < 0:
@@ -77,6 +96,8 @@ class ServerConfig:
             raise ValueError("move_ms + reserve_ms must be > 0")
         if self.rate <= 0 or self.burst < 1:
             raise ValueError("rate must be > 0 and burst >= 1")
+        if self.games_burst < 1:
+            raise ValueError(f"games_burst must be >= 1, not {self.games_burst}")
         if self.compression not in ("deflate", "none"):
             raise ValueError(f"compression is 'deflate' or 'none', not {self.compression!r}")
         if self.store_writer not in WRITERS:

@@ -58,6 +58,7 @@ class Connection:
         self.hello = False
         self.batch = False  # said hello with batch: a step's pushes go out as one ``updates``
         self.name = ""
+        self.address = ""  # the client's IP address (the per-address limits count by it)
         self.roles: dict[str, str] = {}  # game id -> "a", "b" or "spectator"
         self._queue: deque[bytes | str] = deque()
         self._queued = 0  # bytes waiting in the queue

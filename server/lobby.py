@@ -25,7 +25,7 @@ import secrets
 import time
 
 from engine.codec import decode_event
-from engine.events import SeatTaken
+from engine.events import GameCreated, GameEnded, GameStarted, SeatTaken
 from engine.evolve import replay
 from protocol.errors import ProtocolError
 from protocol.messages import GameSummary, MissionInfo
@@ -52,6 +52,7 @@ def check_request_id(request_id: object) -> str:
     return request_id
 
 
+SUMMARY_HEAD, SUMMARY_TAIL = 16, 3  # events read to list a stored game that is not in memory
 OPEN_GAME_EVENTS = 8  # an open game's log is short (GameCreated, then a seat and its seed): longer ones are not read
 
 
@@ -75,36 +76,64 @@ class Lobby:
                             height=m.board.height, units=len(m.units), rounds=m.rounds, modules=list(m.modules))
                 for m in self.missions.values()]
 
-    async def list_games(self) -> list[GameSummary]:
-        """The most recent games (``list_limit``), oldest first: live ones from memory, others from the store."""
-        infos = (await self.store.list_games())[-self.config.list_limit:] if self.config.list_limit else []
-        out = []
-        for info in infos:
-            actor = self.actors.get(info.game_id)
-            if actor is not None:
-                out.append(summary_of(actor.state, actor.game.head_hash))
-                continue
-            summary = self._summaries.get(info.game_id)
-            if summary is None:
-                if info.game_id in self._unlistable:
-                    continue
-                try:
-                    stored = await self.store.read(info.game_id)
-                except UnknownGame:
-                    continue
-                if not stored:
-                    continue  # created, not yet (or never) written
-                try:
-                    summary = summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash)
-                except Exception as exc:  # noqa: BLE001 - one bad game must not break the listing
-                    # a log that does not decode or replay: left out of the listing, said once
-                    # in the server's log; the other games are listed
-                    self._unlistable.add(info.game_id)
-                    self.log.error("game.unlistable", game=info.game_id, problem=f"{type(exc).__name__}: {exc}")
-                    continue
-                self._summaries[info.game_id] = summary
-            out.append(summary)
-        return out
+    async def list_games(self, status: str = "", offset: int = 0, limit: int = 0) -> tuple[list[GameSummary], int]:
+        """A page of the games with ``status`` ("open", "live", "finished"; "" any) and how many
+        there are: skip the ``offset`` most recent, take up to ``limit`` (at most ``list_limit``; 0:
+        that many); the page oldest first. Live games come from memory, others from the store
+        (each read once, then cached)."""
+        size = min(limit, self.config.list_limit) if limit else self.config.list_limit
+        matching: list[GameSummary] = []
+        for info in reversed(await self.store.list_games()):
+            summary = await self._summary(info)
+            if summary is not None and (not status or status_of(summary) == status):
+                matching.append(summary)
+        page = matching[offset:offset + size]
+        page.reverse()
+        return page, len(matching)
+
+    async def _summary(self, info) -> GameSummary | None:
+        """A game's summary: from its actor, the cache, or (once) the store; None if it is not a
+        playable game (created, never written; a log that does not decode or replay)."""
+        actor = self.actors.get(info.game_id)
+        if actor is not None:
+            return summary_of(actor.state, actor.game.head_hash)
+        summary = self._summaries.get(info.game_id)
+        if summary is not None and summary.seq == info.last_seq:
+            return summary
+        if info.game_id in self._unlistable:
+            return None
+        try:
+            summary = await self._stored_summary(info.game_id, info.last_seq)
+        except UnknownGame:
+            return None
+        except Exception as exc:  # noqa: BLE001 - one bad game must not break the listing
+            # a log that does not decode or replay: left out of the listing, said once in the
+            # server's log; the other games are listed
+            self._unlistable.add(info.game_id)
+            self.log.error("game.unlistable", game=info.game_id, problem=f"{type(exc).__name__}: {exc}")
+            return None
+        if summary is not None:
+            self._summaries[info.game_id] = summary
+        return summary
+
+    async def _stored_summary(self, game_id: str, last_seq: int) -> GameSummary | None:
+        """A stored game's summary from its first ``SUMMARY_HEAD`` events (the seats are taken and the
+        game started among them) and its last ``SUMMARY_TAIL`` (``GameEnded``): listing a store of
+        long games reads a few events of each, not whole logs. A short log is replayed whole."""
+        if last_seq == 0:
+            return None  # created, not yet (or never) written
+        if last_seq <= SUMMARY_HEAD + SUMMARY_TAIL:
+            stored = await self.store.read(game_id)
+            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash)
+        head = [decode_event(s.data) for s in await self.store.read(game_id, 1, SUMMARY_HEAD)]
+        if not isinstance(head[0], GameCreated) or not any(isinstance(e, GameStarted) for e in head):
+            stored = await self.store.read(game_id)
+            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash)
+        stored_tail = await self.store.read(game_id, last_seq - SUMMARY_TAIL + 1, last_seq)
+        over = any(isinstance(decode_event(s.data), GameEnded) for s in stored_tail)
+        return GameSummary(game_id=game_id, mission=head[0].mission,
+                           seats=sorted({e.seat for e in head if isinstance(e, SeatTaken)}), started=True,
+                           over=over, seq=last_seq, head_hash=stored_tail[-1].hash.hex() if over else "")
 
     # -- games -------------------------------------------------------------------------------
 
@@ -261,6 +290,11 @@ class Lobby:
             except Exception:
                 pass
         await asyncio.gather(*(a.close() for a in list(self.actors.values())), return_exceptions=True)
+
+
+def status_of(summary: GameSummary) -> str:
+    """"finished" (over), "live" (started) or "open" (waiting for players): ``list_games``' filter."""
+    return "finished" if summary.over else "live" if summary.started else "open"
 
 
 def summary_of(state, head_hash: bytes = b"") -> GameSummary:

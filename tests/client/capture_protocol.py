@@ -204,6 +204,9 @@ async def main() -> None:
         await e.call("error protocol.unknown_type", {"type": "dance", "id": 8}, raw_text='{"type":"dance","id":8}')
         await e.call("error protocol.invalid_field", {}, raw_text='{"type":"join","id":9}')
         await e.call("error protocol.invalid_field", {}, raw_text='{"type":"join","game_id":5,"id":10}')
+        await e.call("strings", {}, raw_text='{"type":"hello","protocol":1,"client":"eve\\u001b[2J","id":12}')
+        await e.send("error protocol.malformed (nesting)", {}, raw_text='{"type":"ping","id":13,"x":' + "[" * 40 + "]" * 40 + "}")
+        await e.recv("error protocol.malformed (nesting)")
         big = json.dumps({"type": "create_game", "mission": "x" * 70000, "id": 11})
         await e.call("error protocol.too_large", {}, raw_text=big)
         for i in range(120):
@@ -269,6 +272,31 @@ async def main() -> None:
     async with running_server(ServerConfig(port=0, db=db, log_level="error")) as srv:
         j = await Raw.open(srv.url, "judy")
         await j.call("seated after a restart", {"type": "join", "game_id": lost["game_id"], "seat": "b"})
+
+    # the limits against clients that hold resources without playing (small, to be seen at once)
+    limits = ServerConfig(port=0, db=":memory:", log_level="error", hello_timeout=0.3, idle_timeout=0.3,
+                          connections_per_address=2, games_per_minute=30, games_burst=3)
+    async with running_server(limits) as srv:
+        k = await Raw.open(srv.url, "kim")
+        for _ in range(4):
+            await k.call("error lobby.rate_limited", {"type": "create_game", "mission": "ridge"})
+        await k.call("list_games (filters, paging)", {"type": "list_games", "status": "open", "offset": 1, "limit": 2})
+        await Raw.open(srv.url, "lee", hello=False)
+        extra = await Raw.open(srv.url, "mo", hello=False)
+        for section, raw in (("error server.too_many_connections", extra), ("error server.idle_timeout", k)):
+            try:
+                while True:
+                    await raw.recv(section, 5)
+            except ConnectionClosed as exc:
+                note(section, "xx", f"closed: code {exc.rcvd.code if exc.rcvd else None} "
+                                    f"reason {exc.rcvd.reason if exc.rcvd else ''!r}")
+        late = await Raw.open(srv.url, "ned", hello=False)
+        try:
+            while True:
+                await late.recv("error protocol.hello_timeout", 5)
+        except ConnectionClosed as exc:
+            note("error protocol.hello_timeout", "xx", f"closed: code {exc.rcvd.code if exc.rcvd else None} "
+                                                       f"reason {exc.rcvd.reason if exc.rcvd else ''!r}")
 
     for section, lines in SECTIONS.items():
         if section in ("x", "after"):
