@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bots.base import Bot
@@ -58,13 +60,27 @@ def test_labels():
     assert render.label(("brand-new", 1), state, act) == "brand-new 1"  # unknown options still show
 
 
-def test_decision_text_numbers_options_from_one():
+def test_decision_text_numbers_options_from_one_and_collapses_moves():
     state = fresh()
     d = Decision(9, "a", "act", (("end",),) + tuple(("move", x, 0) for x in range(8)) + (("guard",),), unit="a1")
     text = render.decision_text(d, state)
-    assert text.splitlines()[0] == "decision 9: act for a1 (side a)"
-    assert "   1) end the turn" in text and "10) guard (task)" in text
-    assert " 2) move (0,0)   3) move (1,0)" in text  # moves packed several to a line
+    assert text.splitlines()[0].startswith("decision 9: your unit's turn for a1 (")
+    assert "   1) end the turn" in text and "   2) guard (task)" in text
+    # the eight moves are one line, picked by their cell (the board marks them)
+    assert "  m X Y) move to one of 8 cells marked o on the board (0,0 1,0 2,0 3,0 4,0 5,0 ...)" in text
+    assert "move (" not in text
+    menu = render.Menu(d, state)
+    assert menu.usage() == "1-2, m X Y"
+    for typed in ("m 3 0", "3,0", "3 0", "(3,0)", "move 3, 0"):
+        assert menu.pick(typed) == ("move", 3, 0), typed
+    assert menu.pick("2") == ("guard",)
+    for bad, says in (("m 9 9", "not a cell you can move to"), ("7", "there is no option 7"),
+                      ("fly 1 1", "'fly' is not a move here"), ("x", "type 1-2, m X Y")):
+        with pytest.raises(ValueError, match=re.escape(says)):
+            menu.pick(bad)
+    marked = render.board(state, "a", menu.reachable).splitlines()
+    assert marked[1].startswith("  0 .o ") and marked[1].count("o ") >= 6
+    assert "o: you can move there (type m X Y)" in marked[-1]
 
 
 class LabelChecker(Bot):
@@ -85,7 +101,8 @@ class LabelChecker(Bot):
         return self.rng.choice(decision.options)
 
 
-@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3), ("foundry", 4), ("foundry", 5)])
+@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3), ("foundry", 4), ("foundry", 5),
+                                          ("snatch", 6), ("knives", 7), ("knives", 8)])
 async def test_every_option_of_a_random_game_has_a_label(mission, seed):
     bots = {"a": LabelChecker(seed), "b": LabelChecker(seed + 100)}
     await play_match(MemoryStore(), missions.load(mission), bots, seed=seed)
