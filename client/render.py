@@ -8,7 +8,7 @@ facility names) is escaped with ``client.safe.safe`` before it is placed in a li
 from __future__ import annotations
 
 from client.safe import safe
-from engine.model import Decision, Option, State, TaskFrame, Unit
+from engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line
 CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponent's successes",
@@ -108,7 +108,7 @@ def units(state: State, side: str = "") -> str:
         drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
-        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name[:22]):22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
+        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
                      f"stress {u.stress:2d}/{u.stress_max:<2d}  {cond}"
                      + (f"  [{', '.join(flags)}]" if flags else "")
                      + (f"  — {', '.join(drawn + stowed)}" if drawn or stowed else ""))
@@ -380,7 +380,8 @@ class Menu:
             word = words.pop(0)
             kind = next(iter(self.cells), None) if word in ("m", "move", "go") else word
             if kind not in self.cells:
-                raise ValueError(f"'{safe(word)}' is not a move here: type {self.usage()} (? for help)")
+                what = "is not a move here" if self.cells else "is not a command"
+                raise ValueError(f"'{safe(word)}' {what}: type {self.usage()} (? for help)")
         elif self.cells:
             kind = next(iter(self.cells))
         if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
@@ -425,3 +426,32 @@ def clock_short(move_ms: int, reserve_ms: int, timeouts: int) -> str:
         return f"{sec // 60}:{sec % 60:02d}" if sec >= 60 else f"{sec}s"
     out = f"{t(move_ms)} + {t(reserve_ms)} reserve"
     return out + (f", {timeouts} time-out{'s' if timeouts != 1 else ''}" if timeouts else "")
+
+
+def procedure(state: State, side: str = "") -> str:
+    """The procedure under way, when a decision is part of one: a challenge's two pools (each
+    die, the successes, the fate left, who accepted), or a Task's dice while they may change."""
+    from engine.rules.challenges import dice as cdice
+
+    frame = state.stack[-1] if state.stack else None
+    if isinstance(frame, ChallengeFrame) and frame.step == "turn":
+        def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:
+            you = " (you)" if s == side else ""
+            return (f"{who} {safe(uid)}{you}: {list(dice_)} = {cdice.successes(dice_)} successes, "
+                    f"{fate} fate to spend")
+        lines = [f"challenge: {frame.op.replace('_', ' ')} by {safe(frame.attacker)}"
+                 + (f" against {safe(frame.target)}" if frame.target else "")
+                 + ("; the dice succeed on 4, 5 and 6")]
+        lines.append("  " + pool("attacker", frame.attacker, frame.apool, frame.afate, frame.aside))
+        if frame.dside:
+            lines.append("  " + pool("defender", frame.target, frame.dpool, frame.dfate, frame.dside))
+            margin = cdice.opposed(frame.apool, frame.dpool)
+            lines.append(f"  as they stand: {'the attacker wins by ' + str(margin) if margin > 0 else 'no hit'}")
+        else:
+            met = cdice.threshold_met(frame.apool, frame.threshold)
+            lines.append(f"  threshold {frame.threshold}: {'met' if met else 'not met'}")
+        return "\n".join(lines)
+    if isinstance(frame, TaskFrame) and frame.rolled and frame.step in ("aim", "resolve"):
+        return f"task: {frame.task.replace('_', ' ')} by {safe(frame.unit)}, dice {list(frame.rolled)}" + (
+            f", the defence's {list(frame.opposed)}" if frame.opposed else "")
+    return ""
