@@ -200,8 +200,9 @@ class Terminal:
         self.clock_shown = 0  # the decision whose clock was printed
         self.confirming = False  # 'q' was typed: the next line confirms the resignation
         self.out = out or sys.stdout
-        self.shown_board = ""  # the board (and units) as last printed: not printed again unchanged
-        self.shown_status = ""
+        self.shown_board = ""  # the board as last printed: not printed again unchanged
+        self.shown_status = ""  # ... the round, pools and hands
+        self.shown_places = ""  # ... the objectives, items and facilities
         self.waiting = False  # a prompt is on screen, waiting for a line
         isatty = getattr(self.out, "isatty", None)
         self.ticking = bool(isatty and isatty()) and os.environ.get("TERM", "") != "dumb"
@@ -304,6 +305,7 @@ class Terminal:
                     self.prompt()
                 else:
                     self.say(render.clock_text(update.clock.move_ms, update.clock.reserve_ms, update.clock.timeouts))
+                    self.prompt()
         elif isinstance(update, GameOverUpdate):
             self.say(_over_line(update))
             return True
@@ -316,14 +318,18 @@ class Terminal:
         self.menu = render.Menu(decision, state)
         self.say()
         if force or self.menu.cells or decision.kind in BOARD_KINDS:
-            shown = render.board(state, self.seat, self.menu.reachable) + "\n" + render.units(state, self.seat)
-            if force or shown != self.shown_board:
+            shown = render.board(state, self.seat, self.menu.reachable)
+            if force or shown != self.shown_board:  # units moved, fell, or other cells to move to
                 self.say(shown)
+                self.say(render.units(state, self.seat))
                 self.shown_board = shown
-        st = render.status(state, self.seat)
-        if force or st != self.shown_status:
-            self.say(st)
-            self.shown_status = st
+        head, places = render.status_parts(state, self.seat)
+        if force or head != self.shown_status:
+            self.say(head)
+            self.shown_status = head
+        if places and (force or places != self.shown_places):
+            self.say(places)
+            self.shown_places = places
         extra = render.procedure(state, self.seat)
         if extra:
             self.say(extra)
@@ -395,12 +401,12 @@ class Terminal:
         if text in ("?", "h", "help"):
             self.say(HELP)
         elif text in ("b", "board", "map"):
-            shown = render.board(state, self.seat, self.menu.reachable) + "\n" + render.units(state, self.seat)
-            self.say(shown)
-            self.shown_board = shown
+            self.shown_board = render.board(state, self.seat, self.menu.reachable)
+            self.say(self.shown_board)
+            self.say(render.units(state, self.seat))
         elif text in ("s", "status", "hand"):
-            self.shown_status = render.status(state, self.seat)
-            self.say(self.shown_status)
+            self.shown_status, self.shown_places = render.status_parts(state, self.seat)
+            self.say(render.status(state, self.seat))
         elif text in ("o", "options", "l", "list"):
             self.say(self.menu.text())
         elif text in ("t", "time", "clock"):

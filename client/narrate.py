@@ -155,9 +155,7 @@ def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
     if e.purpose == "challenges:salt":
         return "  the server draws the secret salt of the hidden hands (its dice are hidden)"
     if e.purpose == "challenges:draw":
-        if not e.results:
-            return None  # another side's draw: the CardDrawn that follows says it, hidden
-        return f"  {who}draws card {e.results[0]} of {e.sides} in the deck (yours to see)"
+        return None  # the CardDrawn that follows says it: the card to its side, hidden to others
     if not e.results:
         return f"  {who}rolls {e.sides}-sided dice, hidden from you ({e.purpose})"
     what = f"{len(e.results)}d{e.sides} {list(e.results)}"
@@ -295,7 +293,7 @@ def _describe(event: ev.Event, state: State) -> str | None:
         case ev.ActionPointsChanged():
             return f"  side {event.side}: {event.delta:+d} Action Points ({event.reason})"
         case ev.CardDrawn():
-            return f"  side {event.side} draws {event.card or 'a card'}"
+            return f"  side {event.side} draws {event.card or 'a card (hidden)'}"
         case ev.CardPlayed():
             return f"  side {event.side} plays {event.card}"
         case ev.CardCreated():

@@ -124,6 +124,13 @@ def _pools(pool: dict[str, int], side: str) -> str:
 def status(state: State, side: str = "") -> str:
     """Round, who acts, the pools (Momentum, Threat, Command Tokens, Action Points), your hand
     of cards and the other side's hand size, the objectives, items and facilities."""
+    head, places = status_parts(state, side)
+    return head + ("\n" + places if places else "")
+
+
+def status_parts(state: State, side: str = "") -> tuple[str, str]:
+    """``status`` in two parts: the round, the pools and the hands (which change often), and
+    the objectives, items and facilities (which change seldom)."""
     parts = [f"round {state.round}/{state.rounds}", f"phase {state.phase}"]
     if state.phase == "activation":
         parts.append(f"side {state.to_act} to act" + (" (you)" if state.to_act == side else ""))
@@ -142,6 +149,7 @@ def status(state: State, side: str = "") -> str:
                 lines.append(f"  your hand ({len(hand)}): {cards}")
             else:
                 lines.append(f"  side {s} holds {len(hand)} card{'s' if len(hand) != 1 else ''} (hidden)")
+    head, lines = "\n".join(lines), []
     for o in state.objectives.values():
         held = f"held by side {o.holder}" if o.holder else "not secured"
         lines.append(f"objective {safe(o.id)} '{safe(o.name)}' at ({o.x},{o.y}), {o.points} pt: {held}")
@@ -153,7 +161,7 @@ def status(state: State, side: str = "") -> str:
         intel = f", intel center {f.intel}" if f.intel else ""
         lines.append(f"facility {safe(f.id)} '{safe(f.name)}' of side {f.side} at ({f.x},{f.y}): "
                      f"defence {f.defence}, {gone}{intel}")
-    return "\n".join(lines)
+    return head, "\n".join(lines)
 
 
 def label(option: Option, state: State, decision: Decision) -> str:
