@@ -300,10 +300,7 @@ class Terminal:
         elif isinstance(update, DecisionUpdate):
             if update.decision.id == self.prompted and self.clock_shown != self.prompted:
                 self.clock_shown = self.prompted  # the clock came after the question
-                if self.ticking:
-                    self.out.write("\n")  # the clock line will tick here, above a prompt again
-                    self.prompt()
-                else:
+                if not self.ticking:  # on a terminal the clock line above the prompt shows it at the next tick
                     self.say(render.clock_text(update.clock.move_ms, update.clock.reserve_ms, update.clock.timeouts))
                     self.prompt()
         elif isinstance(update, GameOverUpdate):
@@ -340,10 +337,8 @@ class Terminal:
     def prompt(self) -> None:
         menu = self.menu
         usage = menu.usage() if menu is not None else "a number"
-        if self.ticking:
-            line = self.clock_line()
-            if line:
-                self.out.write(line + "\n")
+        if self.ticking:  # the line above the prompt is the clock, rewritten every second
+            self.out.write((self.clock_line() or "time left: (the clock has not come yet)") + "\n")
             clock = ""
         else:
             left = self.c.clock_left(self.gid)

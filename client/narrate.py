@@ -108,15 +108,15 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
             if target is None:
                 return ""
             return (f": {_d20_count(results, e.target, target.stats.security, False, 1)}"
-                    f" (each die at or under {e.target} succeeds){replaced}")
+                    f" (Difficulty 1; success at {e.target} or under, two on a 1, Complication on a 20){replaced}")
         if unit is None:
             return ""
         disc = getattr(unit.stats, spec.discipline)
         focus = tasks.has_focus(unit, spec)
         count = _d20_count(results, e.target, disc, focus, spec.complication_range)
-        double = f", at or under {disc} two" if focus else ", a 1 two"
-        comp = f"{21 - spec.complication_range}-20" if spec.complication_range > 1 else "20"
-        rule = f"each die at or under {e.target} is a success{double}, {comp} a Complication"
+        double = f"two at {disc} or under" if focus else "two on a 1"
+        comp = f"{21 - spec.complication_range}-20" if spec.complication_range > 1 else "a 20"
+        rule = f"success at {e.target} or under, {double}, Complication on {comp}"
         if head == "assist":
             return f": {count} for the assisted Task ({rule})"
         if head == "aim":

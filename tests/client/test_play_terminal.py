@@ -118,7 +118,7 @@ def _common(out: str) -> None:
     tasks = re.findall(r"rolls \d+d20 \[[\d, ]+\] vs \d+: (\d+) success(?:es)?, (?:no|\d+) Complications?", out)
     assert tasks, "no explained d20 roll"
     assert re.search(r"=> .*: \d+ success(es)? .*against Difficulty \d+: (passed|failed)", out)
-    assert re.search(r"\(Difficulty \d+; each die at or under \d+ is a success", out)
+    assert re.search(r"\(Difficulty \d+; success at \d+ or under, two (on a 1|at \d+ or under), Complication on ", out)
     assert "rolls 0d" not in out and "[]" not in out  # hidden rolls are said, not printed empty
     # options are labelled for people; the moves are one line, picked by cell
     assert not re.search(r"^ +\d+\) (fate \d|card \w|move \(|\w+ \w+ \d+$)", out, re.M)
@@ -150,3 +150,49 @@ def test_a_human_plays_a_whole_game_of_ridge(server_thread):
     out = _play_whole_game(server_thread, "ridge", 12, ["?", "t"])
     _common(out)
     assert re.search(r"rolls \d+d6 \[[\d, ]+\]: \d+ damage", out) or "attacks" not in out
+
+
+def test_on_a_terminal_the_clock_ticks_while_you_think(server_thread):
+    """Through a pseudo-terminal, as a person runs it: the line above the prompt counts the time
+    down every second (rewritten in place: cursor saved, moved up, line cleared, restored)
+    while the prompt waits, and what is typed still answers."""
+    url = server_thread.url
+    opponent = asyncio.run_coroutine_threadsafe(_join_first_waiting(url, seed=5, timeout=30), server_thread._loop)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(play_argv(url, "--create", "ridge", "--seat", "a"), cwd=ROOT, stdin=slave,
+                            stdout=slave, stderr=subprocess.PIPE, env={**os.environ, "TERM": "xterm"})
+    os.close(slave)
+    out = b""
+
+    def read_for(seconds: float, until: bytes = b"") -> None:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not (until and until in out):
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_for(20, b"your choice (")
+        assert b"your choice (" in out, out.decode(errors="replace")
+        start = len(out)
+        read_for(3.5)
+        ticks = re.findall(rb"\x1b7\x1b\[1A\r\x1b\[2Ktime left: (\d+)s \+ 2:00 reserve\x1b8", out[start:])
+        assert len(ticks) >= 2 and len(set(ticks)) >= 2, out[start:]
+        assert int(ticks[-1]) < int(ticks[0]) <= 30
+        os.write(master, b"q\n")
+        read_for(10, b"[y/N]> ")
+        os.write(master, b"y\n")
+        read_for(20, b"game over: ")
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    text = out.decode(errors="replace")
+    assert "time left: " in text and "game over: side b wins (side a resigned)" in text
+    assert opponent.result(30).reason == "side a resigned"
