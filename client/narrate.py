@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from client.safe import safe
 from engine import events as ev
-from engine.model import ChallengeFrame, DirectFrame, State, TaskFrame
+from engine.model import ChallengeFrame, DirectFrame, MoraleTestFrame, ReadyFrame, State, TaskFrame
 
 
 def _name(state: State, uid: str) -> str:
@@ -22,7 +22,10 @@ def describe(event: ev.Event, state: State) -> str | None:
     """One line for ``event``, read against ``state`` (the state *before* the event), with every
     character that could act on a terminal escaped (``client.safe``); None for events that say
     nothing worth a line."""
-    line = _describe(event, state)
+    try:
+        line = _describe(event, state)
+    except Exception:  # narration is a courtesy: a view it cannot read never stops a replay
+        line = type(event).__name__
     return None if line is None else safe(line)
 
 
@@ -146,8 +149,13 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         n = cdice.successes(results)
         need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
         return f": {_successes(n)} (4, 5 and 6 succeed){need}{replaced}"
+    if purpose == "capture:bogey_escape":
+        ok = any(r >= e.target for r in results)
+        return f": {'escapes' if ok else 'still held'} (escapes with any die of {e.target} or more)"
     if head == "capture":
-        return f" against D({e.target})" if e.target else ""
+        return f": grouped into totals of {e.target} or more, one success each (the test follows)"
+    if purpose == "challenges:target" and results:
+        return f": the target is picked at random, number {results[0]} of {e.sides}"
     return replaced
 
 
@@ -221,7 +229,21 @@ def _describe(event: ev.Event, state: State) -> str | None:
                 return f"  {n(f.unit)} attempts {f.task.replace('_', ' ')}{on}"
             if isinstance(f, DirectFrame):
                 return f"  {n(f.commander)} directs {n(f.ally)}"
-            return f"  {n(f.mover)} moves into the sights of a readied enemy"
+            if isinstance(f, ReadyFrame):
+                return f"  {n(f.mover)} moves into the sights of a readied enemy"
+            if isinstance(f, ChallengeFrame):
+                against = n(f.target) if f.target in state.units else (
+                    state.facilities[f.target].name if f.target in state.facilities else f.target)
+                kind = "a threshold challenge" if not f.dside else "a challenge"
+                return (f"  {n(f.attacker)} starts {kind}: {f.op.replace('_', ' ')}"
+                        + (f" against {against}" if against else "")
+                        + (f" (threshold {f.threshold})" if f.threshold else ""))
+            if isinstance(f, MoraleTestFrame):
+                who = n(f.unit) + "'s pilot" if f.unit else f"side {f.side}"
+                how = {"endurance": f"any die of {f.target} or more passes",
+                       "wake": "a 6 wakes the pilot"}.get(f.test, f"a total of {f.target} or under passes")
+                return f"  {who} takes {'an' if f.test[0] in 'aeiou' else 'a'} {f.test.replace('_', ' ')} test ({f.count}d6: {how})"
+            return None  # a re-roll's chance or the initiative: their decisions and dice say it
         case ev.ProcedureUpdated():
             f = event.frame
             if isinstance(f, TaskFrame) and f.step == "resolve" and f.rolled:

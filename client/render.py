@@ -213,9 +213,9 @@ def _label(option: Option, state: State, decision: Decision) -> str:
             o = state.objectives.get(oid)
             return f"secure {o.name if o else oid} (interact)"
         case "move", (x, y):
-            return f"move ({x},{y})"
+            return f"move to ({x},{y})"
         case "sprint", (x, y):
-            return f"sprint ({x},{y})"
+            return f"sprint to ({x},{y})"
         case "fend", (x, y):
             return f"fend off to ({x},{y})"
         case "attack", (target, weapon, lethal):

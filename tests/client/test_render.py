@@ -52,7 +52,7 @@ def test_labels():
     act = Decision(3, "a", "act", (("end",), ("move", 3, 4), ("attack", "b1", 0, 1), ("attack", "b1", -1, 0),
                                    ("assist", "a2")), unit="a1")
     labels = [render.label(o, state, act) for o in act.options]
-    assert labels == ["end the turn", "move (3,4)", "attack b1 with Type-2 phaser (lethal)",
+    assert labels == ["end the turn", "move to (3,4)", "attack b1 with Type-2 phaser (lethal)",
                       "attack b1 with Unarmed Strike (non-lethal)", "assist a2 (Ens. Ruiz)"]
     assert render.label(("buy", 2, "threat"), state, Decision(4, "a", "buy_dice", ())) == "buy 2 bonus d20 with threat"
     assert render.label(("keep",), state, Decision(4, "a", "keep_initiative", ())) == "keep the initiative (2 Momentum)"
