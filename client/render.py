@@ -249,7 +249,7 @@ def _label(option: Option, state: State, decision: Decision) -> str:
         case "buy", (0,):
             return "roll without bonus dice"
         case "buy", (n, pool):
-            return f"buy {n} bonus d20 with {pool}"
+            return f"buy {n} bonus d20 with {pool}" + _buy_cost(state, decision, n, pool)
         # morale module (seed 004)
         case "reroll", (side,) if decision.kind == "initiative_reroll":
             return f"spend a Command Token: re-roll side {side}'s initiative die" + (" (yours)" if side == decision.side else "")
@@ -416,6 +416,23 @@ DECISION_TITLES = {
     "initiative_reroll": "initiative: spend a Command Token to re-roll?",
     "courage_failed": "Courage failed: retreat or spend a Command Token",
 }
+
+
+def _buy_cost(state: State, decision: Decision, n: int, pool: str) -> str:
+    """What bonus dice cost: 1, 2, 3 for the first, second, third (the first free after Prepare);
+    a hero's Threat goes to the other side's pool, an NPC spends its own."""
+    from engine.rules.core.tasks import dice_cost, is_prepared
+
+    frame = state.stack[-1] if state.stack else None
+    if not isinstance(frame, TaskFrame) or not isinstance(n, int):
+        return ""
+    cost = dice_cost(n, is_prepared(state, frame))
+    unit = state.units.get(frame.unit)
+    if pool == "momentum":
+        return f" (costs {cost} Momentum)"
+    if unit is not None and unit.kind == "hero":
+        return f" (gives the other side {cost} Threat)"
+    return f" (costs {cost} Threat)"
 
 
 def decision_text(decision: Decision, state: State) -> str:

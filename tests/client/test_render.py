@@ -60,6 +60,16 @@ def test_labels():
     assert render.label(("brand-new", 1), state, act) == "brand-new 1"  # unknown options still show
 
 
+def test_buying_dice_says_what_it_costs():
+    from engine.model import TaskFrame
+
+    state = fresh()
+    state.stack.append(TaskFrame(unit="a1", task="attack"))
+    buy = Decision(4, "a", "buy_dice", (), unit="a1")
+    assert render.label(("buy", 2, "momentum"), state, buy) == "buy 2 bonus d20 with momentum (costs 3 Momentum)"
+    assert render.label(("buy", 1, "threat"), state, buy) == "buy 1 bonus d20 with threat (gives the other side 1 Threat)"
+
+
 def test_decision_text_numbers_options_from_one_and_collapses_moves():
     state = fresh()
     d = Decision(9, "a", "act", (("end",),) + tuple(("move", x, 0) for x in range(8)) + (("guard",),), unit="a1")
