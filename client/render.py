@@ -462,7 +462,8 @@ def procedure(state: State, side: str = "") -> str:
     if isinstance(frame, ChallengeFrame) and frame.step == "turn":
         def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:
             you = " (you)" if s == side else ""
-            return (f"{who} {safe(uid)}{you}: {list(dice_)} = {cdice.successes(dice_)} successes, "
+            n = cdice.successes(dice_)
+            return (f"{who} {safe(uid)}{you}: {list(dice_)} = {n} success{'' if n == 1 else 'es'}, "
                     f"{fate} fate to spend")
         lines = [f"challenge: {frame.op.replace('_', ' ')} by {safe(frame.attacker)}"
                  + (f" against {safe(frame.target)}" if frame.target else "")

@@ -117,3 +117,24 @@ async def test_every_option_of_a_random_game_has_a_label(mission, seed):
     bots = {"a": LabelChecker(seed), "b": LabelChecker(seed + 100)}
     await play_match(MemoryStore(), missions.load(mission), bots, seed=seed)
     assert {"activate", "act"} <= LabelChecker.kinds
+
+
+def test_a_challenge_in_progress_shows_both_pools_and_your_hand():
+    from engine.model import ChallengeFrame
+
+    state = fresh("knives")
+    state.hands = {"a": ["jam", "luck"], "b": ["", "", ""]}
+    state.stack.append(ChallengeFrame(op="assassinate", attacker="a2", target="b1", aside="a", dside="b",
+                                      step="turn", apool=(6, 5, 2), dpool=(4, 1), afate=2, dfate=3, to_decide="b"))
+    text = render.procedure(state, "a")
+    assert "challenge: assassinate by a2 against b1" in text
+    assert "attacker a2 (you): [6, 5, 2] = 2 successes, 2 fate to spend" in text
+    assert "defender b1: [4, 1] = 1 success, 3 fate to spend" in text
+    assert "as they stand: the attacker wins by 1" in text
+    status = render.status(state, "a")
+    assert "your hand (2): jam (re-roll the opponent's successes), luck (turn up to 2 failed dice into successes)" in status
+    assert "side b holds 3 cards (hidden)" in status
+    respond = Decision(7, "a", "respond", (("accept",), ("fate", 1), ("card", "jam")), unit="a2")
+    assert [render.label(o, state, respond) for o in respond.options] == [
+        "accept the dice as they are", "spend 1 fate: re-roll your failed dice",
+        "play jam (re-roll the opponent's successes)"]
