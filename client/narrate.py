@@ -131,6 +131,10 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         total, effects = tasks.challenge_total(results)
         fx = f", {_plural(effects, 'Effect')}" if effects else ""
         what = f"{total} damage" if purpose == "damage" else f"{total} Resistance from cover"
+        f = _task_frame(state)
+        victim = state.units.get(f.victim) if f is not None else None
+        if purpose == "damage" and victim is not None:
+            what += f" against {_name(state, victim.id)}'s Resistance {victim.resistance + victim.recovered}"
         return f": {what}{fx} (Challenge Dice: 1 -> 1, 2 -> 2, 3-4 -> 0, 5-6 -> 1 and an Effect)"
     if purpose == "initiative" and results:
         return f": {results[0]} + Team Command Value {e.target} = {results[0] + e.target}{replaced}"
