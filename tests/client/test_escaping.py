@@ -84,6 +84,29 @@ def test_replay_escapes_names_from_a_mission_file(capsys, tmp_path):
     assert f"{ESCAPED} [a1]" in out
 
 
+def test_replay_escapes_a_player_name_stored_raw(capsys, tmp_path):
+    """A store written before names were checked (or by another server) holds a seat's name with
+    an escape and a newline: replay prints it escaped."""
+    from engine.codec import encode_event
+    from server.game import LiveGame
+    from server.store import SQLiteStore
+
+    db = tmp_path / "games.sqlite"
+
+    async def make() -> str:
+        store = await SQLiteStore.open(db)
+        async with store:
+            game = await LiveGame.create(store, missions.load("ridge"))
+            await store.append(game.game_id, game.state.seq, [encode_event(ev.SeatTaken(seat="a", name=RAW))])
+            return game.game_id
+
+    gid = asyncio.run(make())
+    code, out, err = run(capsys, "replay", gid, "--db", db)
+    assert code == 0, err
+    assert_escaped(out)
+    assert f"seat a is taken by {ESCAPED}" in out
+
+
 @pytest.fixture
 def evil_server(server_thread):
     """The test server, also offering a mission someone gave its operator."""
