@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import threading
 
 from client import render
+from client.safe import safe
 from client.connection import (Client, ClientError, ConnectionLost, DecisionUpdate, EventUpdate,
                                GameOverUpdate, connect)
 
@@ -33,7 +35,9 @@ def add_commands(sub) -> None:
     p = sub.add_parser(
         "play", help="play a game on a server from this terminal",
         description="Play one seat of a game on a server: the board and units from your side's view, "
-                    "the pending decision as numbered options; type a number and Enter. "
+                    "the pending decision as numbered options, moves picked by their cell on the board "
+                    "('m X Y'); every roll explained; your hand, pools and tokens; the time left on "
+                    "your clock. Type a number (or 'm X Y') and Enter; '?' lists the commands. "
                     "'q' resigns (after you confirm); end of input (Ctrl-D) leaves the game, which "
                     "you can resume with the token printed when you took the seat.")
     _server_arg(p)
@@ -74,8 +78,8 @@ def add_commands(sub) -> None:
     p.set_defaults(run=cmd_games)
 
 
-def _fail(command: str, exc: Exception) -> int:
-    print(f"skirmish {command}: {exc}", file=sys.stderr)
+def _fail(command: str, exc: Exception | str) -> int:
+    print(f"skirmish {command}: {safe(exc)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -110,7 +114,8 @@ def games_table(games, status: str = "") -> str:
     rows = [("GAME", "MISSION", "SEATS", "STATE", "EVENTS", "HEAD HASH (finished games)")]
     for g in games:
         state = "over" if g.over else ("playing" if g.started else "waiting for a player")
-        rows.append((g.game_id, g.mission, ",".join(g.seats) or "-", state, str(g.seq), g.head_hash or "-"))
+        rows.append((safe(g.game_id), safe(g.mission), safe(",".join(g.seats)) or "-", state, str(g.seq),
+                     safe(g.head_hash) or "-"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)
 
@@ -134,9 +139,9 @@ async def cmd_spectate(args) -> int:
 
 def _over_line(update: GameOverUpdate) -> str:
     o = update.outcome
-    who = f"side {o.winner} wins" if o.winner else "a draw"
-    forfeit = f"; seat {update.forfeit} forfeited on time" if update.forfeit else ""
-    return head_line(update.head_hash) + f"game over: {who} ({o.reason}){forfeit}"
+    who = f"side {safe(o.winner)} wins" if o.winner else "a draw"
+    forfeit = f"; seat {safe(update.forfeit)} forfeited on time" if update.forfeit else ""
+    return head_line(safe(update.head_hash)) + f"game over: {who} ({safe(o.reason)}){forfeit}"
 
 
 def head_line(head_hash: str) -> str:
@@ -187,10 +192,34 @@ async def cmd_play(args) -> int:
         return _fail("play", exc)
 
 
-class Terminal:
-    """One human playing one seat: prints the game, reads numbers."""
+HELP = """\
+How to play (type a command and Enter):
+  1, 2, ...     choose the numbered option
+  m X Y         move to the cell at column X, row Y (also: X,Y  or  X Y  or  move X Y);
+                the board marks the cells you can reach with o. Sprints and fending off
+                are picked the same way (sprint X Y, fend X Y, bonus X Y when offered)
+  b, board      show the board and the units again
+  s, status     the round, Momentum, Threat, tokens, Action Points, your hand of cards
+  o, options    list the options of this decision again
+  t, time       the time left on your clock (the prompt shows it too)
+  ?, help       this text
+  q, resign     resign the game (asks you to confirm)
+  Ctrl-D        leave without resigning: your seat stays yours (resume with your token)
+Each roll is explained on its line: a Task's d20 succeed at or under the target number (a 1,
+or at or under the Discipline with a Focus, counts twice; a 20 is a Complication), successes
+beyond the Difficulty are Momentum; Challenge Dice count 1, 2, 0, 0, 1 and 1 with an Effect."""
 
-    def __init__(self, client: Client, args):
+TICK = 1.0  # seconds between refreshes of the clock line on a terminal
+
+
+class Terminal:
+    """One human playing one seat: prints the game, reads commands (see ``HELP``).
+
+    On a terminal (stdout a tty, TERM not "dumb") the line above the prompt is a clock that
+    ticks every second while you think; elsewhere (a pipe, a test) the prompt shows the time
+    left when it is printed and ``t`` prints it again."""
+
+    def __init__(self, client: Client, args, out=None):
         self.c = client
         self.args = args
         self.gid = ""
@@ -198,11 +227,19 @@ class Terminal:
         self.show_after = 0
         self.prompted = 0  # the decision id the human was last asked
         self.asked = None  # ... and that decision
+        self.menu: render.Menu | None = None  # ... and its options as the human picks them
         self.clock_shown = 0  # the decision whose clock was printed
         self.confirming = False  # 'q' was typed: the next line confirms the resignation
-        self.out = sys.stdout
+        self.out = out or sys.stdout
+        self.shown_board = ""  # the board as last printed: not printed again unchanged
+        self.shown_status = ""  # ... the round, pools and hands
+        self.shown_places = ""  # ... the objectives, items and facilities
+        self.waiting = False  # a prompt is on screen, waiting for a line
+        isatty = getattr(self.out, "isatty", None)
+        self.ticking = bool(isatty and isatty()) and os.environ.get("TERM", "") != "dumb"
 
     def say(self, text: str = "") -> None:
+        self.waiting = False
         print(text, file=self.out, flush=True)
 
     async def take_seat(self) -> None:
@@ -214,7 +251,7 @@ class Terminal:
         else:
             held = await c.resume(a.resume, a.token, 0)  # from 0: the view is rebuilt from the start
             self.show_after = a.last_seq
-        self.gid, self.seat = held.game_id, held.seat
+        self.gid, self.seat = safe(held.game_id), held.seat
         if a.resume:
             self.say(f"resumed seat {self.seat} of game {self.gid}")
         else:
@@ -222,6 +259,7 @@ class Terminal:
             self.say(f"your seat token (keep it secret; it is how you resume): {held.token}")
             if a.create:
                 self.say(f"your opponent joins with: skirmish play --server {a.server} --join {self.gid}")
+        self.say("type ? for help")
 
     def resume_hint(self) -> str:
         return (f"resume with: skirmish play --server {self.args.server} --resume {self.gid} "
@@ -233,6 +271,7 @@ class Terminal:
         stream = self.c.updates(self.gid).__aiter__()
         next_update = asyncio.ensure_future(stream.__anext__())
         line_task: asyncio.Future | None = None
+        ticker = asyncio.ensure_future(self.tick()) if self.ticking else None
         try:
             while True:
                 decision = self.c.my_decision(self.gid)
@@ -265,44 +304,83 @@ class Terminal:
                         return EXIT_OK
                     await self.on_line(line, self.asked)
         finally:
-            for task in (next_update, line_task):
+            for task in (next_update, line_task, ticker):
                 if task is not None and not task.done():
                     task.cancel()
 
+    async def tick(self) -> None:
+        """On a terminal: rewrite the clock line above the prompt every second while a prompt
+        waits (the cursor is saved and restored, so what is being typed stays where it is)."""
+        while True:
+            await asyncio.sleep(TICK)
+            if self.waiting and not self.confirming:
+                line = self.clock_line()
+                if line:
+                    self.out.write(f"\x1b7\x1b[1A\r\x1b[2K{line}\x1b8")
+                    self.out.flush()
+
+    def clock_line(self) -> str:
+        left = self.c.clock_left(self.gid) if self.gid else None
+        return f"time left: {render.clock_short(*left)}" if left else ""
+
     def on_update(self, update) -> bool:
-        """Print an update; True when the game is over."""
+        """Print an update; True when the game is over. Other updates are ignored."""
         if isinstance(update, EventUpdate):
             if update.text and update.seq > self.show_after:
                 self.say(f"{update.seq:5d}  {update.text}")
         elif isinstance(update, DecisionUpdate):
             if update.decision.id == self.prompted and self.clock_shown != self.prompted:
                 self.clock_shown = self.prompted  # the clock came after the question
-                self.say(render.clock_text(update.clock.move_ms, update.clock.reserve_ms, update.clock.timeouts))
+                if not self.ticking:  # on a terminal the clock line above the prompt shows it at the next tick
+                    self.say(render.clock_text(update.clock.move_ms, update.clock.reserve_ms, update.clock.timeouts))
+                    self.prompt()
         elif isinstance(update, GameOverUpdate):
             self.say(_over_line(update))
             return True
         return False
 
-    def show(self, decision) -> None:
+    def show(self, decision, force: bool = False) -> None:
+        """The board and the units when this decision moves something or picks a unit and they
+        changed since printed (or ``force``), the status when it changed, then the options."""
         state = self.c.view(self.gid)
+        self.menu = render.Menu(decision, state)
         self.say()
-        if decision.kind in BOARD_KINDS:
-            self.say(render.board(state, self.seat))
-            self.say(render.units(state, self.seat))
-        self.say(render.status(state, self.seat))
-        self.say(render.decision_text(decision, state))
-        left = self.c.clock_left(self.gid)
-        if left:
+        if force or self.menu.cells or decision.kind in BOARD_KINDS:
+            shown = render.board(state, self.seat, self.menu.reachable)
+            if force or shown != self.shown_board:  # units moved, fell, or other cells to move to
+                self.say(shown)
+                self.say(render.units(state, self.seat))
+                self.shown_board = shown
+        head, places = render.status_parts(state, self.seat)
+        if force or head != self.shown_status:
+            self.say(head)
+            self.shown_status = head
+        if places and (force or places != self.shown_places):
+            self.say(places)
+            self.shown_places = places
+        extra = render.procedure(state, self.seat)
+        if extra:
+            self.say(extra)
+        self.say(self.menu.text())
+        if self.c.clock_left(self.gid):
             self.clock_shown = decision.id
-            self.say(render.clock_text(*left))
 
     def prompt(self) -> None:
-        n = len(self.c.game(self.gid).state.pending.options)
-        self.out.write(f"your choice (1-{n}, q to resign)> ")
+        menu = self.menu
+        usage = menu.usage() if menu is not None else "a number"
+        if self.ticking:  # the line above the prompt is the clock, rewritten every second
+            self.out.write((self.clock_line() or "time left: (the clock has not come yet)") + "\n")
+            clock = ""
+        else:
+            left = self.c.clock_left(self.gid)
+            clock = f"[{render.clock_short(*left)}] " if left else ""
+        self.out.write(f"{clock}your choice ({usage}; ? help, q resign)> ")
         self.out.flush()
+        self.waiting = True
 
     async def on_line(self, line: str, decision) -> None:
         text = line.strip().lower()
+        self.waiting = False
         if self.confirming:
             self.confirming = False
             if text in ("y", "yes"):
@@ -310,26 +388,27 @@ class Terminal:
                     await self.c.resign(self.gid)
                     self.say("you resigned")
                 except ClientError as exc:
-                    self.say(f"could not resign: {exc}")
+                    self.say(f"could not resign: {safe(exc)}")
                 return
             self.say("not resigning")
             self.prompt()
             return
-        if text in ("q", "quit"):
+        if text in ("q", "quit", "resign"):
             self.confirming = True
             self.out.write("resign the game? [y/N]> ")
             self.out.flush()
             return
-        options = decision.options
-        try:
-            n = int(text)
-            if not 1 <= n <= len(options):
-                raise ValueError
-        except ValueError:
-            self.say(f"type a number from 1 to {len(options)}, or q to resign")
+        if text in ("", "?", "h", "help", "b", "board", "map", "s", "status", "hand", "o", "options",
+                    "l", "list", "t", "time", "clock"):
+            self.command(text, decision)
             self.prompt()
             return
-        option = options[n - 1]
+        try:
+            option = self.menu.pick(text)
+        except ValueError as exc:
+            self.say(str(exc))
+            self.prompt()
+            return
         self.say(f"-> {render.label(option, self.c.view(self.gid), decision)}")
         try:
             await self.c.choose(decision, option, game_id=self.gid)
@@ -339,5 +418,23 @@ class Terminal:
             if exc.code == "game.stale_decision":
                 self.say("too late: that decision is gone (the clock ran out and the server chose)")
             else:
-                self.say(f"refused: {exc}")
+                self.say(f"refused: {safe(exc)}")
                 self.prompted = 0  # ask again
+
+    def command(self, text: str, decision) -> None:
+        """The commands that answer nothing: help, board, status, options, time."""
+        state = self.c.view(self.gid)
+        if text in ("?", "h", "help"):
+            self.say(HELP)
+        elif text in ("b", "board", "map"):
+            self.shown_board = render.board(state, self.seat, self.menu.reachable)
+            self.say(self.shown_board)
+            self.say(render.units(state, self.seat))
+        elif text in ("s", "status", "hand"):
+            self.shown_status, self.shown_places = render.status_parts(state, self.seat)
+            self.say(render.status(state, self.seat))
+        elif text in ("o", "options", "l", "list"):
+            self.say(self.menu.text())
+        elif text in ("t", "time", "clock"):
+            left = self.c.clock_left(self.gid)
+            self.say(render.clock_text(*left) if left else "no clock yet for this decision")

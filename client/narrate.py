@@ -1,9 +1,16 @@
-"""A readable account of events, one line each, for replays and the terminal client."""
+"""A readable account of events, one line each, for replays and the terminal client.
+
+Every line is passed through ``client.safe.safe``: names and other strings in events come from
+players and mission files, and must never reach a terminal as escapes or extra lines. Die rolls
+are explained (``explain_roll``): successes, Complications, Momentum, damage, what a re-roll
+replaced, worked out with the engine's own rules on the viewer's state.
+"""
 
 from __future__ import annotations
 
+from client.safe import safe
 from engine import events as ev
-from engine.model import DirectFrame, State, TaskFrame
+from engine.model import ChallengeFrame, DirectFrame, MoraleTestFrame, ReadyFrame, State, TaskFrame
 
 
 def _name(state: State, uid: str) -> str:
@@ -12,7 +19,163 @@ def _name(state: State, uid: str) -> str:
 
 
 def describe(event: ev.Event, state: State) -> str | None:
-    """One line for ``event``, read against ``state`` (the state *before* the event)."""
+    """One line for ``event``, read against ``state`` (the state *before* the event), with every
+    character that could act on a terminal escaped (``client.safe``); None for events that say
+    nothing worth a line."""
+    try:
+        line = _describe(event, state)
+    except Exception:  # narration is a courtesy: a view it cannot read never stops a replay
+        line = type(event).__name__
+    return None if line is None else safe(line)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _task_frame(state: State) -> TaskFrame | None:
+    for f in reversed(state.stack):
+        if isinstance(f, TaskFrame):
+            return f
+    return None
+
+
+def _d20_count(results, target: int, discipline: int, focus: bool, comp_range: int) -> str:
+    from engine.rules.core.tasks import count_successes
+
+    r = count_successes(tuple(results), target, discipline, focus, 0, comp_range)
+    comp = _plural(r.complications, "Complication") if r.complications else "no Complication"
+    return f"{_successes(r.successes)}, {comp}"
+
+
+def task_result(state: State, f: TaskFrame) -> str | None:
+    """The outcome of a Task whose dice are final (its frame at step ``resolve``): successes
+    (with an ally's assist), the Difficulty, passed or failed, the Momentum, the Complications;
+    for an opposed melee, the defender's too."""
+    from engine.rules.core import tasks
+
+    spec_of = tasks.SPECS.get(f.task)
+    unit = state.units.get(f.unit)
+    if spec_of is None or unit is None:
+        return None
+    r = tasks.result_of(state, f)
+    spec = spec_of(state, f)
+    assist = f" (with {f.assist} from an assist)" if f.assist and r.successes else ""
+    verdict = (f"passed with {r.momentum} Momentum" if r.passed and r.momentum else
+               "passed" if r.passed else "failed")
+    comp = f"; {_plural(r.complications, 'Complication')}" if r.complications else ""
+    line = (f"  => {_name(state, f.unit)}: {_successes(r.successes)}{assist} against Difficulty "
+            f"{max(0, spec.difficulty)}: {verdict}{comp}")
+    if f.opposed and f.task == "attack":
+        target = state.units.get(f.target)
+        if target is not None:
+            t = tasks.count_successes(f.opposed, target.stats.daring + target.stats.security,
+                                      target.stats.security, False, 1)
+            tv = f"passed with {t.momentum} Momentum" if t.passed and t.momentum else (
+                "passed" if t.passed else "failed")
+            line += f"; the defence: {_successes(t.successes)} against Difficulty 1: {tv}"
+    return line
+
+
+def _successes(n: int) -> str:
+    return "1 success" if n == 1 else f"{n} successes"
+
+
+def explain_roll(event: ev.DiceRolled, state: State) -> str:
+    """What a roll means, after its dice: e.g. ``3 successes, no Complication (target 13,
+    Difficulty 2)`` for a Task's d20, ``4 damage, 2 Effects`` for Challenge Dice. "" when there is
+    nothing to add (or the roll cannot be read against this view)."""
+    try:
+        return _explain_roll(event, state)
+    except Exception:  # an explanation is a courtesy: never let it break the narration
+        return ""
+
+
+def _explain_roll(e: ev.DiceRolled, state: State) -> str:
+    from engine.rules.core import tasks
+
+    purpose, results = e.purpose, tuple(e.results)
+    replaced = " (a re-roll)" if e.replaces >= 0 else ""
+    head, _, task = purpose.partition(":")
+    if purpose == "reroll:defence:attack" or (head in ("task", "assist", "defence", "aim", "reroll") and e.sides == 20):
+        f = _task_frame(state)
+        if f is None:
+            return ""
+        spec_of = tasks.SPECS.get(f.task)
+        if spec_of is None:
+            return ""
+        spec = spec_of(state, f)
+        unit = state.units.get(e.unit)
+        if head == "defence" or purpose.startswith("reroll:defence"):
+            target = state.units.get(f.target)
+            if target is None:
+                return ""
+            return (f": {_d20_count(results, e.target, target.stats.security, False, 1)}"
+                    f" (Difficulty 1; success at {e.target} or under, two on a 1, Complication on a 20){replaced}")
+        if unit is None:
+            return ""
+        disc = getattr(unit.stats, spec.discipline)
+        focus = tasks.has_focus(unit, spec)
+        count = _d20_count(results, e.target, disc, focus, spec.complication_range)
+        double = f"two at {disc} or under" if focus else "two on a 1"
+        comp = f"{21 - spec.complication_range}-20" if spec.complication_range > 1 else "a 20"
+        rule = f"success at {e.target} or under, {double}, Complication on {comp}"
+        if head == "assist":
+            return f": {count} for the assisted Task ({rule})"
+        if head == "aim":
+            return f": Aim re-rolls one die ({rule})"
+        if head == "reroll":
+            return f": a Command Token re-rolls the dice: {count} ({rule})"
+        return f": {count} (Difficulty {max(0, spec.difficulty)}; {rule})"
+    if purpose in ("damage", "cover"):
+        total, effects = tasks.challenge_total(results)
+        fx = f", {_plural(effects, 'Effect')}" if effects else ""
+        what = f"{total} damage" if purpose == "damage" else f"{total} Resistance from cover"
+        f = _task_frame(state)
+        victim = state.units.get(f.victim) if f is not None else None
+        if purpose == "damage" and victim is not None:
+            what += f" against {_name(state, victim.id)}'s Resistance {victim.resistance + victim.recovered}"
+        return f": {what}{fx} (Challenge Dice: 1 -> 1, 2 -> 2, 3-4 -> 0, 5-6 -> 1 and an Effect)"
+    if purpose == "initiative" and results:
+        return f": {results[0]} + Team Command Value {e.target} = {results[0] + e.target}{replaced}"
+    if head == "morale" and results:
+        if task == "endurance":
+            ok = any(r >= e.target for r in results)
+            return f": {'passed' if ok else 'failed'} (passes with any die of {e.target} or more){replaced}"
+        if task == "wake":
+            return f": {'wakes' if 6 in results else 'stays unconscious'} (a 6 wakes the pilot){replaced}"
+        total = sum(results)
+        return (f": total {total}, {'passed' if total <= e.target else 'failed'} "
+                f"(passes at or under {e.target}){replaced}")
+    if head in ("challenge", "challenges") and e.sides == 6:
+        from engine.rules.challenges import dice as cdice
+
+        n = cdice.successes(results)
+        need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
+        return f": {_successes(n)} (4, 5 and 6 succeed){need}{replaced}"
+    if purpose == "capture:bogey_escape":
+        ok = any(r >= e.target for r in results)
+        return f": {'escapes' if ok else 'still held'} (escapes with any die of {e.target} or more)"
+    if head == "capture":
+        return f": grouped into totals of {e.target} or more, one success each (the test follows)"
+    if purpose == "challenges:target" and results:
+        return f": the target is picked at random, number {results[0]} of {e.sides}"
+    return replaced
+
+
+def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
+    if e.purpose == "challenges:salt":
+        return "  the server draws the secret salt of the hidden hands (its dice are hidden)"
+    if e.purpose == "challenges:draw":
+        return None  # the CardDrawn that follows says it: the card to its side, hidden to others
+    if not e.results:
+        return f"  {who}rolls {e.sides}-sided dice, hidden from you ({e.purpose})"
+    what = f"{len(e.results)}d{e.sides} {list(e.results)}"
+    vs = f" vs {e.target}" if e.target and e.purpose not in ("initiative",) else ""
+    return f"  {who}rolls {what}{vs}{explain_roll(e, state)} ({e.purpose}, roll #{e.nonce})"
+
+
+def _describe(event: ev.Event, state: State) -> str | None:
     n = lambda uid: _name(state, uid)  # noqa: E731
     match event:
         case ev.GameCreated():
@@ -27,16 +190,19 @@ def describe(event: ev.Event, state: State) -> str | None:
         case ev.RoundStarted():
             return f"── round {event.round} ──"
         case ev.DiceRolled():
-            what = f"{len(event.results)}d{event.sides} {list(event.results)}"
-            vs = f" vs {event.target}" if event.target else ""
             who = f"{n(event.unit)} " if event.unit in state.units else (f"side {event.unit} " if event.unit else "")
-            return f"  {who}rolls {what}{vs} ({event.purpose}, roll #{event.nonce})"
+            return _dice_line(event, state, who)
         case ev.InitiativeWon():
             return f"side {event.side} wins the initiative"
         case ev.DecisionRequested():
             return None
         case ev.OptionChosen():
             tag = " (clock ran out: default)" if event.timeout else ""
+            pending = state.pending
+            if pending is not None and pending.id == event.decision_id:
+                from client.render import label
+
+                return f"side {event.side} chooses: {label(tuple(event.option), state, pending)}{tag}"
             return f"side {event.side} chooses {' '.join(map(str, event.option))}{tag}"
         case ev.ActivationPassed():
             return f"the action passes to side {event.side}" + (" (kept the initiative)" if event.kept else "")
@@ -67,9 +233,28 @@ def describe(event: ev.Event, state: State) -> str | None:
                 return f"  {n(f.unit)} attempts {f.task.replace('_', ' ')}{on}"
             if isinstance(f, DirectFrame):
                 return f"  {n(f.commander)} directs {n(f.ally)}"
-            return f"  {n(f.mover)} moves into the sights of a readied enemy"
+            if isinstance(f, ReadyFrame):
+                return f"  {n(f.mover)} moves into the sights of a readied enemy"
+            if isinstance(f, ChallengeFrame):
+                against = n(f.target) if f.target in state.units else (
+                    state.facilities[f.target].name if f.target in state.facilities else f.target)
+                kind = "a threshold challenge" if not f.dside else "a challenge"
+                return (f"  {n(f.attacker)} starts {kind}: {f.op.replace('_', ' ')}"
+                        + (f" against {against}" if against else "")
+                        + (f" (threshold {f.threshold})" if f.threshold else ""))
+            if isinstance(f, MoraleTestFrame):
+                who = n(f.unit) + "'s pilot" if f.unit else f"side {f.side}"
+                how = {"endurance": f"any die of {f.target} or more passes",
+                       "wake": "a 6 wakes the pilot"}.get(f.test, f"a total of {f.target} or under passes")
+                return f"  {who} takes {'an' if f.test[0] in 'aeiou' else 'a'} {f.test.replace('_', ' ')} test ({f.count}d6: {how})"
+            return None  # a re-roll's chance or the initiative: their decisions and dice say it
         case ev.ProcedureUpdated():
             f = event.frame
+            if isinstance(f, TaskFrame) and f.step == "resolve" and f.rolled:
+                try:
+                    return task_result(state, f)
+                except Exception:  # a courtesy, as explain_roll
+                    return None
             if isinstance(f, TaskFrame) and f.step == "outcome":
                 return f"  {n(f.winner)} wins the melee"
             if isinstance(f, TaskFrame) and f.step == "damage" and f.winner:
@@ -137,7 +322,7 @@ def describe(event: ev.Event, state: State) -> str | None:
         case ev.ActionPointsChanged():
             return f"  side {event.side}: {event.delta:+d} Action Points ({event.reason})"
         case ev.CardDrawn():
-            return f"  side {event.side} draws {event.card or 'a card'}"
+            return f"  side {event.side} draws {event.card or 'a card (hidden)'}"
         case ev.CardPlayed():
             return f"  side {event.side} plays {event.card}"
         case ev.CardCreated():
@@ -154,4 +339,59 @@ def describe(event: ev.Event, state: State) -> str | None:
         case ev.StealthChanged():
             return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
                 f" ({event.reason})" if event.reason else "")
+        # -- capture module (seed 000)
+        case ev.D12Tested():
+            groups = " ".join("+".join(map(str, g)) for g in event.groups) or "none"
+            return (f"  {n(event.unit)}'s {event.test} test against D({event.difficulty}): groups reaching "
+                    f"{event.difficulty}: {groups} = {_successes(event.successes)}, {event.needed} needed: "
+                    f"{'passed' if event.passed else 'failed'}")
+        case ev.UnitCaptured():
+            return f"  {n(event.by)} captures {n(event.unit)}"
+        case ev.CaptiveEscaped():
+            return f"  {n(event.unit)} escapes"
+        case ev.CaptiveFreed():
+            return f"  {n(event.by)} frees {n(event.unit)}"
+        case ev.BonusActionsGained():
+            return f"  {n(event.unit)} gains {_plural(event.count, 'bonus action')}"
+        case ev.BonusActionTaken():
+            return f"  {n(event.unit)} spends a bonus action: {event.action}"
+        case ev.BonusActionsLost():
+            return None
+        case ev.DragStarted():
+            return f"  {n(event.unit)} takes hold of {n(event.captive)}"
+        case ev.DragEnded():
+            return f"  {n(event.unit)} lets go of its captive"
+        case ev.CaptiveRemoved():
+            return f"  {n(event.unit)} takes {n(event.captive)} off the table ({event.xp} XP)"
+        # -- morale module (seed 004)
+        case ev.TokensChanged():
+            return f"  side {event.side} Command Tokens {event.delta:+d} ({event.reason})"
+        case ev.EnduranceChanged():
+            return f"  {n(event.unit)}: {event.delta:+d} Endurance ({event.reason})"
+        case ev.PilotUnconscious():
+            return f"  {n(event.unit)}'s pilot falls unconscious"
+        case ev.PilotWoke():
+            return f"  {n(event.unit)}'s pilot wakes"
+        case ev.FearDue():
+            return f"  {n(event.unit)} must test for Fear of {n(event.enemy)} at the end of the phase"
+        case ev.FearTestsTaken():
+            return None
+        case ev.FearTaken():
+            return f"  {n(event.unit)} takes a Fear Token"
+        case ev.FearRemoved():
+            return f"  {n(event.unit)} loses its Fear Token ({event.reason})"
+        case ev.MoveBoosted():
+            return f"  {n(event.unit)} gets +1 Movement this turn"
+        case ev.MoveBoostsEnded() | ev.RestsEnded():
+            return None
+        case ev.ActionCounterRemoved():
+            return f"  {n(event.unit)}'s action counter is removed"
+        case ev.UnitRested():
+            return f"  {n(event.unit)} stands down to rest"
+        case ev.CommanderLost():
+            return f"  side {event.side} loses its Team Commander"
+        case ev.CourageTestDue():
+            return f"  side {event.side} must test its Courage ({event.lost_units} units out of action)"
+        case ev.CourageFailed():
+            return f"  side {event.side} fails its Courage and retreats"
     return type(event).__name__

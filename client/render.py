@@ -1,13 +1,38 @@
 """Text rendering of a view state for the terminal: the board, the units, the decision's options.
 
 Everything here reads a ``State`` (a side's own view) and returns strings; nothing prints.
+Every string that came from a mission file or a player (unit, weapon, objective, item, card and
+facility names) is escaped with ``client.safe.safe`` before it is placed in a line.
 """
 
 from __future__ import annotations
 
-from engine.model import Decision, Option, State, TaskFrame, Unit
+from client.safe import safe
+from engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line
+CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponent's successes",
+                "convert": "turn up to {v} failed dice into successes", "fate": "+{v} fate for re-rolls"}
+
+
+def cell_option(option: Option) -> tuple[int, int] | None:
+    """The cell an option moves to: ``move``/``sprint``/``fend`` ``(x, y)`` and the capture
+    module's bonus ``move``; None for every other option."""
+    if len(option) == 3 and option[0] in MOVES and all(isinstance(v, int) for v in option[1:]):
+        return option[1], option[2]
+    if len(option) == 4 and option[:2] == ("bonus", "move") and all(isinstance(v, int) for v in option[2:]):
+        return option[2], option[3]
+    return None
+
+
+def card_text(state: State, name: str) -> str:
+    """A card and what playing it does, e.g. ``jam (re-roll the opponent's successes)``."""
+    if not name:
+        return "a hidden card"
+    card = state.challenges.cards.get(name) if state.challenges else None
+    if card is None:
+        return safe(name)
+    return f"{safe(name)} ({CARD_EFFECTS.get(card.effect, card.effect).format(v=card.value)})"
 
 
 def _weapon_name(unit: Unit | None, index: int) -> str:
@@ -32,12 +57,14 @@ def unit_marks(state: State) -> dict[str, str]:
     return marks
 
 
-def board(state: State, side: str = "") -> str:
+def board(state: State, side: str = "", reachable=()) -> str:
     """The map, three characters a cell: terrain (``engine.board``'s characters; deployment
     zones shown as open ground) and units by their mark, upper case while standing, lower case
     when down with an Injury; the dead are left out. Rows are y, columns x: ``(x,y)`` is what
-    move options name."""
+    move options name. The cells in ``reachable`` (where the pending decision can move) carry
+    an ``o`` after their terrain."""
     b = state.board
+    reach = set(reachable)
     marks = unit_marks(state)
     at = {(u.x, u.y): u for u in state.units.values() if not u.dead}
     lines = ["    " + "".join(f"{x:<3d}" for x in range(b.width)).rstrip()]
@@ -50,9 +77,12 @@ def board(state: State, side: str = "") -> str:
                 row.append(f"{mark.upper() if not u.incapacitated else mark.lower():3s}")
             else:
                 cell = b.cells[y * b.width + x]
-                row.append(f"{'.' if cell in 'ab' else cell}  ")
+                terrain = '.' if cell in 'ab' else cell
+                row.append(f"{terrain}o " if (x, y) in reach else f"{terrain}  ")
         lines.append(f"{y:3d} " + "".join(row).rstrip())
     legend = "  . open  # blocking  + cover  ~ : ^ % 0 difficult  * objective  n w gates"
+    if reach:
+        legend += "  o: you can move there (type m X Y)"
     return "\n".join(lines + [legend])
 
 
@@ -72,37 +102,75 @@ def units(state: State, side: str = "") -> str:
                                  ("unconscious", u.unconscious), ("fear", u.fear), ("resting", u.resting)) if on]
         if u.endurance_max:
             flags.append(f"endurance {u.endurance}/{u.endurance_max}")
-        drawn = [w.name for i, w in enumerate(u.weapons) if i not in u.stowed]
-        stowed = [f"{w.name} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
+        flags += [f for f, on in (("captured", u.captured), (f"dragging {u.dragging}", u.dragging),
+                                  (f"{u.bonus_actions} bonus actions", u.bonus_actions),
+                                  (f"fate {u.fate}", u.fate), ("stealthed", u.stealthed)) if on]
+        drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
+        stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
-        lines.append(f"{mine}{u.id:4s} {u.name[:22]:22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
+        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
                      f"stress {u.stress:2d}/{u.stress_max:<2d}  {cond}"
                      + (f"  [{', '.join(flags)}]" if flags else "")
                      + (f"  — {', '.join(drawn + stowed)}" if drawn or stowed else ""))
     return "\n".join(lines)
 
 
+def _pools(pool: dict[str, int], side: str) -> str:
+    def who(s: str) -> str:
+        return f"{s} (you)" if s == side else s
+    return ", ".join(f"{who(s)} {n}" for s, n in sorted(pool.items()))
+
+
 def status(state: State, side: str = "") -> str:
-    """Round, who acts, the pools, the objectives."""
+    """Round, who acts, the pools (Momentum, Threat, Command Tokens, Action Points), your hand
+    of cards and the other side's hand size, the objectives, items and facilities."""
+    head, places = status_parts(state, side)
+    return head + ("\n" + places if places else "")
+
+
+def status_parts(state: State, side: str = "") -> tuple[str, str]:
+    """``status`` in two parts: the round, the pools and the hands (which change often), and
+    the objectives, items and facilities (which change seldom)."""
     parts = [f"round {state.round}/{state.rounds}", f"phase {state.phase}"]
     if state.phase == "activation":
-        parts.append(f"side {state.to_act} to act")
-    parts.append("momentum " + " ".join(f"{s}:{n}" for s, n in sorted(state.momentum.items())))
-    parts.append("threat " + " ".join(f"{s}:{n}" for s, n in sorted(state.threat.items())))
-    if "morale" in state.modules:
-        parts.append("command tokens " + " ".join(f"{s}:{n}" for s, n in sorted(state.tokens.items())))
+        parts.append(f"side {state.to_act} to act" + (" (you)" if state.to_act == side else ""))
     lines = ["  ".join(parts)]
+    pools = [f"Momentum: {_pools(state.momentum, side)}", f"Threat: {_pools(state.threat, side)}"]
+    if "morale" in state.modules:
+        pools.append(f"Command Tokens: {_pools(state.tokens, side)}")
+    if state.action_points:
+        pools.append(f"Action Points: {_pools(state.action_points, side)}")
+    lines.append("  " + "; ".join(pools))
+    if state.challenges is not None:
+        for s in sorted(state.hands):
+            hand = state.hands.get(s, [])
+            if s == side:
+                cards = ", ".join(card_text(state, c) for c in sorted(hand)) or "no cards"
+                lines.append(f"  your hand ({len(hand)}): {cards}")
+            else:
+                lines.append(f"  side {s} holds {len(hand)} card{'s' if len(hand) != 1 else ''} (hidden)")
+    head, lines = "\n".join(lines), []
     for o in state.objectives.values():
         held = f"held by side {o.holder}" if o.holder else "not secured"
-        lines.append(f"objective {o.id} {o.name!r} at ({o.x},{o.y}), {o.points} pt: {held}")
+        lines.append(f"objective {safe(o.id)} '{safe(o.name)}' at ({o.x},{o.y}), {o.points} pt: {held}")
     for i in state.items.values():
-        where = f"carried by {i.carrier}" if i.carrier else f"at ({i.x},{i.y})"
-        lines.append(f"item {i.id} {i.name!r} {where}")
-    return "\n".join(lines)
+        where = f"carried by {safe(i.carrier)}" if i.carrier else f"at ({i.x},{i.y})"
+        lines.append(f"item {safe(i.id)} '{safe(i.name)}' {where}")
+    for f in state.facilities.values():
+        gone = "destroyed" if f.damage >= f.structure else f"damage {f.damage}/{f.structure}"
+        intel = f", intel center {f.intel}" if f.intel else ""
+        lines.append(f"facility {safe(f.id)} '{safe(f.name)}' of side {f.side} at ({f.x},{f.y}): "
+                     f"defence {f.defence}, {gone}{intel}")
+    return head, "\n".join(lines)
 
 
 def label(option: Option, state: State, decision: Decision) -> str:
-    """A short label for an option, e.g. "attack b1 with Type-2 phaser (lethal)"."""
+    """A short label for an option, e.g. "attack b1 with Type-2 phaser (lethal)", escaped
+    (``client.safe``): it names units, weapons and cards from the mission."""
+    return safe(_label(tuple(option), state, decision))
+
+
+def _label(option: Option, state: State, decision: Decision) -> str:
     kind, args = option[0], option[1:]
     units_ = state.units
     actor = units_.get(decision.unit)
@@ -110,6 +178,10 @@ def label(option: Option, state: State, decision: Decision) -> str:
     def uname(uid) -> str:
         u = units_.get(uid)
         return f"{uid} ({u.name})" if u else str(uid)
+
+    def fname(fid) -> str:
+        f = state.facilities.get(fid)
+        return f"{fid} ({f.name})" if f else str(fid)
 
     match kind, args:
         case "end", ():
@@ -141,9 +213,9 @@ def label(option: Option, state: State, decision: Decision) -> str:
             o = state.objectives.get(oid)
             return f"secure {o.name if o else oid} (interact)"
         case "move", (x, y):
-            return f"move ({x},{y})"
+            return f"move to ({x},{y})"
         case "sprint", (x, y):
-            return f"sprint ({x},{y})"
+            return f"sprint to ({x},{y})"
         case "fend", (x, y):
             return f"fend off to ({x},{y})"
         case "attack", (target, weapon, lethal):
@@ -177,7 +249,7 @@ def label(option: Option, state: State, decision: Decision) -> str:
         case "buy", (0,):
             return "roll without bonus dice"
         case "buy", (n, pool):
-            return f"buy {n} bonus d20 with {pool}"
+            return f"buy {n} bonus d20 with {pool}" + _buy_cost(state, decision, n, pool)
         # morale module (seed 004)
         case "reroll", (side,) if decision.kind == "initiative_reroll":
             return f"spend a Command Token: re-roll side {side}'s initiative die" + (" (yours)" if side == decision.side else "")
@@ -207,6 +279,10 @@ def label(option: Option, state: State, decision: Decision) -> str:
             return f"the shot strikes bystander {uname(uid)}"
         case "damage", ():
             return "inflict damage"
+        case "accept", () if decision.kind == "prerogative":
+            return "accept the dice as they are (Defender's Prerogative: the challenge ends now)"
+        case "accept", () if decision.kind in ("respond", "threshold"):
+            return "accept the dice as they are"
         case "accept", ():
             return "accept the Injury"
         case "avoid", (by,):
@@ -215,36 +291,193 @@ def label(option: Option, state: State, decision: Decision) -> str:
             return f"spend {n} Momentum"
         case "stay", ():
             return "stay where you are"
-    return " ".join(map(str, option))
+        # challenges module (seed 002)
+        case "fate", (n,):
+            return f"spend {n} fate: re-roll your failed dice"
+        case "card", (name,):
+            return f"play {card_text(state, name)}" if name else "play a card (hidden from you)"
+        case "assassinate", ("*", ap):
+            return f"assassinate an enemy hero within reach, picked at random ({ap} Action Points)"
+        case "assassinate", (uid, ap):
+            return f"assassinate {uname(uid)} ({ap} Action Points)"
+        case "sabotage", ("*", ap):
+            return f"sabotage an enemy facility within reach, picked at random ({ap} Action Points)"
+        case "sabotage", (fid, ap):
+            return f"sabotage {fname(fid)} ({ap} Action Points)"
+        case "create", (ability, ap):
+            made = state.challenges.creates.get(ability) if state.challenges else None
+            what = f"the card {made.card}" if made else "a card"
+            return f"create {what} as {ability} ({ap} Action Points)"
+        case "stealth", (ap,):
+            return f"hide: go stealthed ({ap} Action Points)"
+        # capture module (seed 000)
+        case "capture", (uid,):
+            return f"capture {uname(uid)} (task)"
+        case "free", (uid,):
+            return f"free {uname(uid)} (task)"
+        case "escape", ():
+            return "try to escape (task)"
+        case "drag", (uid,):
+            return f"take hold of the captive {uname(uid)} to drag it"
+        case "exit", (uid,):
+            return f"take the captive {uname(uid)} off the table by the exit"
+        case "bonus", (what, *rest):
+            return "bonus action: " + _label((what, *rest), state, decision)
+    return " ".join(str(v).replace("_", " ") for v in option)
+
+
+class Menu:
+    """The options of a decision as a person picks them: every option that is not a move is
+    numbered from 1, in the decision's order; the moves (``move``, ``sprint``, ``fend``, the
+    capture module's bonus ``move``) are collapsed into one line per kind and picked by their
+    cell (``m X Y``, ``X,Y``), which the board marks. ``pick(text)`` reads what was typed."""
+
+    def __init__(self, decision: Decision, state: State):
+        self.decision, self.state = decision, state
+        self.numbered: list[Option] = []
+        self.cells: dict[str, dict[tuple[int, int], Option]] = {}  # kind word -> cell -> option
+        for option in decision.options:
+            cell = cell_option(option)
+            if cell is None:
+                self.numbered.append(option)
+            else:
+                word = "bonus" if option[0] == "bonus" else option[0]
+                self.cells.setdefault(word, {}).setdefault(cell, option)
+
+    @property
+    def reachable(self) -> set[tuple[int, int]]:
+        return {c for cells in self.cells.values() for c in cells}
+
+    def usage(self) -> str:
+        """What the prompt offers, e.g. ``1-5, m X Y``."""
+        parts = []
+        if self.numbered:
+            parts.append("1" if len(self.numbered) == 1 else f"1-{len(self.numbered)}")
+        for i, word in enumerate(self.cells):
+            parts.append("m X Y" if i == 0 else f"{word} X Y")
+        return ", ".join(parts)
+
+    def text(self) -> str:
+        d = self.decision
+        about = ""
+        if d.unit:
+            u = self.state.units.get(d.unit)
+            about = f" for {safe(d.unit)}" + (f" ({safe(u.name)})" if u else "")
+        lines = [f"decision {d.id}: {DECISION_TITLES.get(d.kind, d.kind.replace('_', ' '))}{about} (side {d.side})"]
+        for n, option in enumerate(self.numbered, start=1):
+            lines.append(f"  {n:>2}) {label(option, self.state, d)}")
+        for i, (word, cells) in enumerate(self.cells.items()):
+            key = "m X Y" if i == 0 else f"{word} X Y"
+            verb = {"move": "move", "sprint": "sprint", "fend": "fend off to", "bonus": "bonus action: move"}[word]
+            some = " ".join(f"{x},{y}" for x, y in sorted(cells, key=lambda c: (c[1], c[0]))[:6])
+            more = " ..." if len(cells) > 6 else ""
+            lines.append(f"  {key}) {verb} to one of {len(cells)} cells marked o on the board ({some}{more})")
+        return "\n".join(lines)
+
+    def pick(self, text: str) -> Option:
+        """The option ``text`` names: a number, or a cell (``m 3 4``, ``move 3,4``, ``3,4``,
+        ``3 4``, ``(3,4)``). ValueError with what to type instead."""
+        words = text.replace(",", " ").replace("(", " ").replace(")", " ").split()
+        if len(words) == 1 and words[0].isdigit():
+            n = int(words[0])
+            if 1 <= n <= len(self.numbered):
+                return self.numbered[n - 1]
+            raise ValueError(f"there is no option {n}: type {self.usage()}")
+        kind = None
+        if words and not words[0].lstrip("-").isdigit():
+            word = words.pop(0)
+            kind = next(iter(self.cells), None) if word in ("m", "move", "go") else word
+            if kind not in self.cells:
+                what = "is not a move here" if self.cells else "is not a command"
+                raise ValueError(f"'{safe(word)}' {what}: type {self.usage()} (? for help)")
+        elif self.cells:
+            kind = next(iter(self.cells))
+        if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
+            raise ValueError(f"type {self.usage()} (? for help)" if self.cells or self.numbered else "")
+        if kind is None:
+            raise ValueError(f"nothing here moves to a cell: type {self.usage()}")
+        cell = (int(words[0]), int(words[1]))
+        option = self.cells[kind].get(cell)
+        if option is None:
+            raise ValueError(f"({cell[0]},{cell[1]}) is not a cell you can {kind} to: the board marks them with o")
+        return option
+
+
+DECISION_TITLES = {
+    "first": "who acts first this round", "activate": "which unit acts next", "act": "your unit's turn",
+    "directed": "directed by its commander: a task", "sprint": "sprint: where to", "ready": "an enemy moved into a readied unit's sights",
+    "keep_initiative": "keep the initiative?", "buy_dice": "buy bonus d20 for the task",
+    "aim": "aim: re-roll one d20?", "bystander": "a missed shot: a bystander or a Complication",
+    "melee_won": "you won the melee", "avoid_injury": "an Injury: accept or avoid it",
+    "recover_stress": "spend Momentum to regain Stress",
+    "prerogative": "challenge: your Defender's Prerogative", "respond": "challenge: respond",
+    "threshold": "challenge: against the threshold",
+    "test_reroll": "a test: spend a Command Token to re-roll?", "reroll": "a Command Token re-roll?",
+    "initiative_reroll": "initiative: spend a Command Token to re-roll?",
+    "courage_failed": "Courage failed: retreat or spend a Command Token",
+}
+
+
+def _buy_cost(state: State, decision: Decision, n: int, pool: str) -> str:
+    """What bonus dice cost: 1, 2, 3 for the first, second, third (the first free after Prepare);
+    a hero's Threat goes to the other side's pool, an NPC spends its own."""
+    from engine.rules.core.tasks import dice_cost, is_prepared
+
+    frame = state.stack[-1] if state.stack else None
+    if not isinstance(frame, TaskFrame) or not isinstance(n, int):
+        return ""
+    cost = dice_cost(n, is_prepared(state, frame))
+    unit = state.units.get(frame.unit)
+    if pool == "momentum":
+        return f" (costs {cost} Momentum)"
+    if unit is not None and unit.kind == "hero":
+        return f" (gives the other side {cost} Threat)"
+    return f" (costs {cost} Threat)"
 
 
 def decision_text(decision: Decision, state: State) -> str:
-    """What is asked, then the options numbered from 1 (moves packed several to a line)."""
-    about = f" for {decision.unit}" if decision.unit else ""
-    lines = [f"decision {decision.id}: {decision.kind.replace('_', ' ')}{about} (side {decision.side})"]
-    packed: list[str] = []
-
-    def flush():
-        line = ""
-        for item in packed:
-            if line and len(line) + len(item) + 2 > 96:
-                lines.append("  " + line)
-                line = ""
-            line = f"{line}  {item}" if line else item
-        if line:
-            lines.append("  " + line)
-        packed.clear()
-
-    for n, option in enumerate(decision.options, start=1):
-        text = f"{n:>2}) {label(option, state, decision)}"
-        if option[0] in MOVES and len(option) == 3:
-            packed.append(text)
-        else:
-            flush()
-            lines.append("  " + text)
-    flush()
-    return "\n".join(lines)
+    """What is asked, then the options (``Menu``): numbered from 1, moves collapsed into a line."""
+    return Menu(decision, state).text()
 
 
 def clock_text(move_ms: int, reserve_ms: int, timeouts: int) -> str:
     return f"clock: {move_ms / 1000:.1f}s for this move + {reserve_ms / 1000:.1f}s reserve; {timeouts} time-out(s)"
+
+
+def clock_short(move_ms: int, reserve_ms: int, timeouts: int) -> str:
+    """The clock as a prompt shows it, e.g. ``27s + 2:00 reserve``."""
+    def t(ms: int) -> str:
+        sec = max(0, ms) // 1000
+        return f"{sec // 60}:{sec % 60:02d}" if sec >= 60 else f"{sec}s"
+    out = f"{t(move_ms)} + {t(reserve_ms)} reserve"
+    return out + (f", {timeouts} time-out{'s' if timeouts != 1 else ''}" if timeouts else "")
+
+
+def procedure(state: State, side: str = "") -> str:
+    """The procedure under way, when a decision is part of one: a challenge's two pools (each
+    die, the successes, the fate left, who accepted), or a Task's dice while they may change."""
+    from engine.rules.challenges import dice as cdice
+
+    frame = state.stack[-1] if state.stack else None
+    if isinstance(frame, ChallengeFrame) and frame.step == "turn":
+        def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:
+            you = " (you)" if s == side else ""
+            n = cdice.successes(dice_)
+            return (f"{who} {safe(uid)}{you}: {list(dice_)} = {n} success{'' if n == 1 else 'es'}, "
+                    f"{fate} fate to spend")
+        lines = [f"challenge: {frame.op.replace('_', ' ')} by {safe(frame.attacker)}"
+                 + (f" against {safe(frame.target)}" if frame.target else "")
+                 + ("; the dice succeed on 4, 5 and 6")]
+        lines.append("  " + pool("attacker", frame.attacker, frame.apool, frame.afate, frame.aside))
+        if frame.dside:
+            lines.append("  " + pool("defender", frame.target, frame.dpool, frame.dfate, frame.dside))
+            margin = cdice.opposed(frame.apool, frame.dpool)
+            lines.append(f"  as they stand: {'the attacker wins by ' + str(margin) if margin > 0 else 'no hit'}")
+        else:
+            met = cdice.threshold_met(frame.apool, frame.threshold)
+            lines.append(f"  threshold {frame.threshold}: {'met' if met else 'not met'}")
+        return "\n".join(lines)
+    if isinstance(frame, TaskFrame) and frame.rolled and frame.step in ("aim", "resolve"):
+        return f"task: {frame.task.replace('_', ' ')} by {safe(frame.unit)}, dice {list(frame.rolled)}" + (
+            f", the defence's {list(frame.opposed)}" if frame.opposed else "")
+    return ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bots.base import Bot
@@ -50,7 +52,7 @@ def test_labels():
     act = Decision(3, "a", "act", (("end",), ("move", 3, 4), ("attack", "b1", 0, 1), ("attack", "b1", -1, 0),
                                    ("assist", "a2")), unit="a1")
     labels = [render.label(o, state, act) for o in act.options]
-    assert labels == ["end the turn", "move (3,4)", "attack b1 with Type-2 phaser (lethal)",
+    assert labels == ["end the turn", "move to (3,4)", "attack b1 with Type-2 phaser (lethal)",
                       "attack b1 with Unarmed Strike (non-lethal)", "assist a2 (Ens. Ruiz)"]
     assert render.label(("buy", 2, "threat"), state, Decision(4, "a", "buy_dice", ())) == "buy 2 bonus d20 with threat"
     assert render.label(("keep",), state, Decision(4, "a", "keep_initiative", ())) == "keep the initiative (2 Momentum)"
@@ -58,13 +60,37 @@ def test_labels():
     assert render.label(("brand-new", 1), state, act) == "brand-new 1"  # unknown options still show
 
 
-def test_decision_text_numbers_options_from_one():
+def test_buying_dice_says_what_it_costs():
+    from engine.model import TaskFrame
+
+    state = fresh()
+    state.stack.append(TaskFrame(unit="a1", task="attack"))
+    buy = Decision(4, "a", "buy_dice", (), unit="a1")
+    assert render.label(("buy", 2, "momentum"), state, buy) == "buy 2 bonus d20 with momentum (costs 3 Momentum)"
+    assert render.label(("buy", 1, "threat"), state, buy) == "buy 1 bonus d20 with threat (gives the other side 1 Threat)"
+
+
+def test_decision_text_numbers_options_from_one_and_collapses_moves():
     state = fresh()
     d = Decision(9, "a", "act", (("end",),) + tuple(("move", x, 0) for x in range(8)) + (("guard",),), unit="a1")
     text = render.decision_text(d, state)
-    assert text.splitlines()[0] == "decision 9: act for a1 (side a)"
-    assert "   1) end the turn" in text and "10) guard (task)" in text
-    assert " 2) move (0,0)   3) move (1,0)" in text  # moves packed several to a line
+    assert text.splitlines()[0].startswith("decision 9: your unit's turn for a1 (")
+    assert "   1) end the turn" in text and "   2) guard (task)" in text
+    # the eight moves are one line, picked by their cell (the board marks them)
+    assert "  m X Y) move to one of 8 cells marked o on the board (0,0 1,0 2,0 3,0 4,0 5,0 ...)" in text
+    assert "move (" not in text
+    menu = render.Menu(d, state)
+    assert menu.usage() == "1-2, m X Y"
+    for typed in ("m 3 0", "3,0", "3 0", "(3,0)", "move 3, 0"):
+        assert menu.pick(typed) == ("move", 3, 0), typed
+    assert menu.pick("2") == ("guard",)
+    for bad, says in (("m 9 9", "not a cell you can move to"), ("7", "there is no option 7"),
+                      ("fly 1 1", "'fly' is not a move here"), ("x", "type 1-2, m X Y")):
+        with pytest.raises(ValueError, match=re.escape(says)):
+            menu.pick(bad)
+    marked = render.board(state, "a", menu.reachable).splitlines()
+    assert marked[1].startswith("  0 .o ") and marked[1].count("o ") >= 6
+    assert "o: you can move there (type m X Y)" in marked[-1]
 
 
 class LabelChecker(Bot):
@@ -85,8 +111,30 @@ class LabelChecker(Bot):
         return self.rng.choice(decision.options)
 
 
-@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3), ("foundry", 4), ("foundry", 5)])
+@pytest.mark.parametrize("mission,seed", [("ridge", 1), ("ridge", 2), ("outpost", 3), ("foundry", 4), ("foundry", 5),
+                                          ("snatch", 6), ("knives", 7), ("knives", 8)])
 async def test_every_option_of_a_random_game_has_a_label(mission, seed):
     bots = {"a": LabelChecker(seed), "b": LabelChecker(seed + 100)}
     await play_match(MemoryStore(), missions.load(mission), bots, seed=seed)
     assert {"activate", "act"} <= LabelChecker.kinds
+
+
+def test_a_challenge_in_progress_shows_both_pools_and_your_hand():
+    from engine.model import ChallengeFrame
+
+    state = fresh("knives")
+    state.hands = {"a": ["jam", "luck"], "b": ["", "", ""]}
+    state.stack.append(ChallengeFrame(op="assassinate", attacker="a2", target="b1", aside="a", dside="b",
+                                      step="turn", apool=(6, 5, 2), dpool=(4, 1), afate=2, dfate=3, to_decide="b"))
+    text = render.procedure(state, "a")
+    assert "challenge: assassinate by a2 against b1" in text
+    assert "attacker a2 (you): [6, 5, 2] = 2 successes, 2 fate to spend" in text
+    assert "defender b1: [4, 1] = 1 success, 3 fate to spend" in text
+    assert "as they stand: the attacker wins by 1" in text
+    status = render.status(state, "a")
+    assert "your hand (2): jam (re-roll the opponent's successes), luck (turn up to 2 failed dice into successes)" in status
+    assert "side b holds 3 cards (hidden)" in status
+    respond = Decision(7, "a", "respond", (("accept",), ("fate", 1), ("card", "jam")), unit="a2")
+    assert [render.label(o, state, respond) for o in respond.options] == [
+        "accept the dice as they are", "spend 1 fate: re-roll your failed dice",
+        "play jam (re-roll the opponent's successes)"]
