@@ -238,11 +238,27 @@ async def cmd_serve(args) -> int:
         raise CliError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
 
 
+def package_version() -> str:
+    """The installed package's version (its metadata, from pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skirmish")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"skirmish {package_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("match", help="two in-process bots play a mission; the log goes into the store")
+    p = sub.add_parser("match", help="two in-process bots play a mission; the log goes into the store",
+                       description="Two bots play one game of a mission in this process; every event goes into "
+                                   "the store (--db), so the game can be replayed, verified and exported. A bot "
+                                   "is a strategy (random, greedy, mcts, mcts:MS), module:Class (a module on "
+                                   "Python's path or in the current folder) or path/to/file.py:Class.")
     p.add_argument("--mission", default="ridge", help="a bundled mission id or a .toml file (default: ridge)")
     p.add_argument("--bots", default="random,random",
                    help="strategies for side a and side b, comma-separated (default: random,random)")
@@ -253,26 +269,34 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.set_defaults(run=cmd_match)
 
-    p = sub.add_parser("replay", help="print a game event by event")
+    p = sub.add_parser("replay", help="print a game event by event",
+                       description="Print a game from the store event by event, as one side, a spectator or "
+                                   "(once the game is over) everyone sees it.")
     p.add_argument("game", help="the game id")
     p.add_argument("--as", dest="viewer", choices=["a", "b", "spectator", "all"], default="spectator",
                    help="whose view to replay (default: spectator; 'all' once the game is over)")
     _db_arg(p)
     p.set_defaults(run=cmd_replay)
 
-    p = sub.add_parser("verify", help="check a game's log: hash chain, seed, every roll, every rule")
+    p = sub.add_parser("verify", help="check a game's log: hash chain, seed, every roll, every rule",
+                       description="Audit a game (from the store, or a replay file with --file): sequence, hash "
+                                   "chain, decoding, every rule re-run, checkpoints, the seed commitment and "
+                                   "every die roll. Exit 0 with a report, or 1 naming the first bad event.")
     p.add_argument("game", nargs="?", help="the game id")
     p.add_argument("--file", help="verify a replay file instead of a game in the store")
     _db_arg(p)
     p.set_defaults(run=cmd_verify)
 
-    p = sub.add_parser("export", help="write a game to one self-contained replay file")
+    p = sub.add_parser("export", help="write a game to one self-contained replay file",
+                       description="Write a game from the store to one self-contained replay file, which "
+                                   "'skirmish verify --file' checks without any store.")
     p.add_argument("game", help="the game id")
     p.add_argument("file", help="the replay file to write")
     _db_arg(p)
     p.set_defaults(run=cmd_export)
 
-    p = sub.add_parser("import", help="load a replay file into the store")
+    p = sub.add_parser("import", help="load a replay file into the store",
+                       description="Load a replay file (made by 'skirmish export') into the store.")
     p.add_argument("file", help="the replay file to read")
     _db_arg(p)
     p.set_defaults(run=cmd_import)
@@ -307,7 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "the GIL to itself) or a thread of the server")
     p.set_defaults(run=cmd_serve)
 
-    p = sub.add_parser("missions", help="list the bundled missions")
+    p = sub.add_parser("missions", help="list the bundled missions",
+                       description="List the bundled missions: id, name, board size, units, rounds and the "
+                                   "rules modules each switches on. Any --mission also takes a .toml file "
+                                   "(docs/missions.md).")
     p.set_defaults(run=cmd_missions)
 
     p = sub.add_parser("tournament", help="bots play a round robin, Swiss or gauntlet; ratings and a report",
@@ -351,6 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(sub)
     add_bot_commands(sub)
+    for name, command in sub.choices.items():  # every command's --help says what it does
+        if not command.description:
+            command.description = next(a.help for a in sub._choices_actions if a.dest == name)
     return parser
 
 

@@ -112,3 +112,43 @@ def test_a_tournament_config_finds_the_bot_beside_it(tmp_path: Path, env) -> Non
     done = skirmish(["tournament", "--bots", f"{module}:Cautious,random", "--games", "2", "--seed", "5",
                      "--workers", "1", "--out", "here", "--quiet"], folder, env)
     assert done.returncode == 0, done.stderr
+
+
+# -- item 34: every command says what it does; --version -------------------------------------
+
+
+def subcommands() -> list[str]:
+    from server import cli
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return list(sub.choices)
+
+
+def test_every_subcommand_is_covered() -> None:
+    assert {"match", "missions", "replay", "verify", "serve", "tournament", "play", "bot"} <= set(subcommands())
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_every_subcommands_help_has_a_description(command: str, capsys) -> None:
+    from server import cli
+
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", out) if p.strip()]
+    assert paragraphs[0].startswith(f"usage: skirmish {command}")
+    description = paragraphs[1]
+    assert not description.startswith(("options:", "positional arguments:")), f"{command} --help has no description"
+    assert len(description.split()) >= 4, description
+
+
+def test_version_comes_from_the_package_metadata(tmp_path: Path, env) -> None:
+    from importlib.metadata import version
+
+    done = skirmish(["--version"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"skirmish {version('skirmish')}"
+    helped = skirmish(["--help"], tmp_path, env)
+    assert "--version" in helped.stdout
