@@ -28,20 +28,31 @@ class CliError(Exception):
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", type=Path, default=None, metavar="PATH",
-                   help="the SQLite file holding the games (default: $SKIRMISH_DB or "
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="the SQLite file holding the games, a path or sqlite:PATH (default: $SKIRMISH_DB or "
                         "~/.local/share/skirmish/games.sqlite)")
 
 
-async def _open(path: Path | None, *, create: bool):
-    from server.store import SQLiteStore
+def db_path(text: str | None) -> Path:
+    """The store file ``--db`` (or else ``$SKIRMISH_DB``, or else the default) names, checked."""
+    from server.store.location import resolve
 
-    path = path or default_db()
+    if text is not None:
+        return resolve(text, what="--db")
+    if os.environ.get("SKIRMISH_DB"):
+        return resolve(os.environ["SKIRMISH_DB"], what="$SKIRMISH_DB")
+    return default_db()
+
+
+async def _open(db: str | None, *, create: bool):
+    from server.store.location import open_sqlite, prepare
+
+    path = db_path(db)
+    prepare(path, create=False)
     if not create and not path.exists():
         raise CliError(f"no store at {path} (play a game with 'skirmish match', or pass --db)")
-    path.parent.mkdir(parents=True, exist_ok=True)
     print(f"store: {path}", file=sys.stderr)
-    return await SQLiteStore.open(path)
+    return await open_sqlite(path, create=create)
 
 
 async def _load_log(store, game_id: str):

@@ -60,7 +60,12 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
     out = config.out
     if out.exists() and not out.is_dir():
         raise TournamentError(f"--out {out} is a file, not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way (FileExistsError, NotADirectoryError), no permission
+        blocker = next((d for d in out.parents if d.exists() and not d.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker else (exc.strerror or str(exc))
+        raise TournamentError(f"--out {out}: cannot create the folder: {why}") from None
     with TournamentDB(out / "games.sqlite") as db:
         stored = db.get("fingerprint")
         if stored is None and db.has_foreign_games():

@@ -152,3 +152,97 @@ def test_version_comes_from_the_package_metadata(tmp_path: Path, env) -> None:
     assert done.stdout.strip() == f"skirmish {version('skirmish')}"
     helped = skirmish(["--help"], tmp_path, env)
     assert "--version" in helped.stdout
+
+
+# -- items 30 and 31: a --db where no store can be, a store that is not supported --------------
+
+
+def commands_with_db() -> set[str]:
+    from server import cli
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return {name for name, p in sub.choices.items() if any("--db" in a.option_strings for a in p._actions)}
+
+
+def db_argv(command: str, tmp_path: Path) -> list[str]:
+    """The command with its required arguments (a replay file that exists for import)."""
+    replay = tmp_path / "some.skr"
+    replay.write_bytes(b"not looked at before the store")
+    return {"match": ["match", "--seed", "1"], "replay": ["replay", "g-1"], "verify": ["verify", "g-1"],
+            "export": ["export", "g-1", str(tmp_path / "out.skr")], "import": ["import", str(replay)],
+            "serve": ["serve", "--port", "0"]}[command]
+
+
+def test_every_command_with_a_db_is_checked_here() -> None:
+    assert commands_with_db() == {"match", "replay", "verify", "export", "import", "serve"}
+
+
+@pytest.mark.parametrize("command", sorted(commands_with_db()))
+def test_a_db_under_a_file_names_the_path_and_the_problem(command: str, tmp_path: Path, env) -> None:
+    (tmp_path / "afile").write_text("I am a file\n")
+    done = skirmish([*db_argv(command, tmp_path), "--db", "afile/games.sqlite"], tmp_path, env, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "listening" not in done.stdout
+    assert "afile/games.sqlite" in done.stderr and "afile is a file, not a folder" in done.stderr, done.stderr
+    assert (tmp_path / "afile").read_text() == "I am a file\n"
+
+
+@pytest.mark.parametrize("command", sorted(commands_with_db()))
+def test_a_db_that_is_a_folder_is_named(command: str, tmp_path: Path, env) -> None:
+    (tmp_path / "folder").mkdir()
+    done = skirmish([*db_argv(command, tmp_path), "--db", "folder"], tmp_path, env, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "listening" not in done.stdout
+    assert "store folder: is a folder, not a SQLite file" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command", sorted(commands_with_db()))
+@pytest.mark.parametrize("address, problem", [
+    ("postgresql://localhost/skirmish", "PostgreSQL is not supported"),
+    ("postgres://u@db:5432/x", "PostgreSQL is not supported"),
+    ("mysql://localhost/skirmish", "mysql: stores are not supported"),
+    ("redis:6379", "redis: stores are not supported"),
+])
+def test_an_unsupported_store_is_refused_naming_the_supported_ones(command: str, address: str, problem: str,
+                                                                   tmp_path: Path, env) -> None:
+    done = skirmish([*db_argv(command, tmp_path), "--db", address], tmp_path, env, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "listening" not in done.stdout
+    assert address in done.stderr and problem in done.stderr, done.stderr
+    assert "supported: a SQLite file" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["some.skr"]  # no file or folder was made
+
+
+def test_an_unsupported_store_in_the_environment_is_refused(tmp_path: Path, env) -> None:
+    env = {**env, "SKIRMISH_DB": "postgresql://localhost/skirmish"}
+    for argv in (["verify", "g-1"], ["serve", "--port", "0"]):
+        done = skirmish(argv, tmp_path, env, timeout=60)
+        assert done.returncode == 2, (done.stdout, done.stderr)
+        assert "SKIRMISH_DB" in done.stderr and "PostgreSQL is not supported" in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_supported_stores_still_open(tmp_path: Path, env) -> None:
+    done = skirmish(["match", "--seed", "2", "--db", "sqlite:deep/er/games.sqlite"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "deep" / "er" / "games.sqlite").is_file()
+    done = skirmish(["match", "--seed", "2", "--db", ":memory:"], tmp_path, env)
+    assert done.returncode == 2 and "keeps nothing" in done.stderr, done.stderr
+
+
+def test_the_server_config_refuses_an_unsupported_store() -> None:
+    from server.config import ServerConfig
+
+    with pytest.raises(ValueError, match="PostgreSQL is not supported"):
+        ServerConfig(db="postgresql://localhost/skirmish")
+    assert ServerConfig(db=":memory:").in_memory
+    ServerConfig(db="sqlite:var/games.sqlite")
+
+
+def test_a_tournament_out_under_a_file_is_named(tmp_path: Path, env) -> None:
+    (tmp_path / "afile").write_text("x")
+    done = skirmish(["tournament", "--bots", "random,random", "--out", "afile/t", "--quiet"], tmp_path, env)
+    assert done.returncode == 2, done.stderr
+    assert "--out afile/t" in done.stderr and "afile is a file, not a folder" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
