@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_FORFEIT = 3  # match: the game was played and stored, but a bot forfeited it
 
 
 def default_db() -> Path:
@@ -70,27 +71,49 @@ async def _load_log(store, game_id: str):
 
 
 async def cmd_match(args) -> int:
+    from functools import partial
+
     from bots import make_bot
     from server import missions
     from server.match import play_match
+    from server.tournament.guard import GuardedBot
 
     mission = missions.load(args.mission)
     names = args.bots.split(",")
     if len(names) != 2:
         raise CliError(f"--bots takes two strategies separated by a comma, not {args.bots!r}")
-    try:
-        bots = {side: make_bot(name, None if args.seed is None else args.seed * 2 + i)
-                for i, (side, name) in enumerate(zip("ab", names))}
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    if args.decision_timeout_ms < 0:
+        raise CliError(f"--decision-timeout-ms must be 0 (no limit) or more, not {args.decision_timeout_ms}")
+    seeds = [None if args.seed is None else args.seed * 2 + i for i in range(2)]
+    for name, seed in zip(names, seeds):
+        try:
+            make_bot(name, seed)
+        except ValueError as exc:  # no such bot: a usage problem
+            raise CliError(str(exc)) from None
+        except Exception:  # noqa: BLE001 - a bot whose constructor fails forfeits, below
+            pass
+    # as in a tournament, a bot that crashes (creating it included), answers what it was not offered
+    # or runs out of time forfeits: the game ends with its resignation, stored whole and verifiable
+    # (what the bot prints is not captured here: it goes to this terminal)
+    guards = {side: GuardedBot(partial(make_bot, name, seed), args.decision_timeout_ms, name, capture=False)
+              for side, name, seed in zip("ab", names, seeds)}
     async with await _open(args.db, create=True) as store:
-        result = await play_match(store, mission, bots, seed=args.seed, game_id=args.game_id)
+        result = await play_match(store, mission, guards, seed=args.seed, game_id=args.game_id)
     o = result.outcome
     print(f"game {result.game_id}: {mission.name} — {names[0]} (a) vs {names[1]} (b)")
     print(f"  {'side ' + o.winner + ' wins' if o.winner else 'draw'}: {o.reason}")
     print(f"  {result.decisions} decisions, {result.events} events stored")
     print(f"  replay: skirmish replay {result.game_id}    verify: skirmish verify {result.game_id}")
-    return EXIT_OK
+    f = result.forfeit
+    if f is None:
+        return EXIT_OK
+    who = names["ab".index(f.side)]
+    print(f"skirmish match: side {f.side} ({who}) forfeits ({f.kind}): {f.error}", file=sys.stderr)
+    if f.traceback:
+        print("  where the bot failed (the end of its traceback):", file=sys.stderr)
+        print("\n".join("    " + line for line in f.traceback.rstrip().splitlines()), file=sys.stderr)
+    print(f"  the game is stored and verifies; exit status {EXIT_FORFEIT} (a bot forfeited)", file=sys.stderr)
+    return EXIT_FORFEIT
 
 
 async def cmd_replay(args) -> int:
@@ -277,7 +300,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="make the game reproducible: the same seed gives the same game "
                         "(the dice seed is derived from it, so it is not secret)")
     p.add_argument("--game-id", default=None, help="the new game's id (default: a random g-… id)")
+    p.add_argument("--decision-timeout-ms", type=int, default=0, metavar="T",
+                   help="a bot taking longer than T ms over one decision forfeits (default: 0, no limit)")
     _db_arg(p)
+    p.epilog = ("A bot that crashes, answers an option it was not offered or takes longer than "
+                "--decision-timeout-ms forfeits, as in a tournament: the game ends with its side's "
+                "resignation (reason 'forfeit (crash|illegal|timeout)'), is stored whole and verifies; the "
+                "error and the end of the bot's traceback go to stderr. Exit status: 0 the game was played, "
+                f"{EXIT_FORFEIT} it was played and a bot forfeited, 2 a problem with the arguments, mission, "
+                "bots or store (one line on stderr).")
     p.set_defaults(run=cmd_match)
 
     p = sub.add_parser("replay", help="print a game event by event",

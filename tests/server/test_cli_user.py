@@ -246,3 +246,97 @@ def test_a_tournament_out_under_a_file_is_named(tmp_path: Path, env) -> None:
     assert done.returncode == 2, done.stderr
     assert "--out afile/t" in done.stderr and "afile is a file, not a folder" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- item 29: a bot that misbehaves in match forfeits, as in a tournament ---------------------
+
+BAD_BOTS = '''\
+import time
+
+from bots.base import Bot
+
+
+class _AfterSome(Bot):
+    def new_game(self, side):
+        super().new_game(side)
+        self.count = 0
+
+    def choose(self, view, decision):
+        self.count += 1
+        return self.misbehave(decision) if self.count > 3 else self.rng.choice(decision.options)
+
+
+class Crasher(_AfterSome):
+    def misbehave(self, decision):
+        print("crasher: about to fail")
+        raise RuntimeError("the crasher bot gives up")
+
+
+class Illegal(_AfterSome):
+    def misbehave(self, decision):
+        return ("fly", 99, 99)
+
+
+class Slow(_AfterSome):
+    def misbehave(self, decision):
+        time.sleep(30)
+        return decision.options[0]
+
+
+class BrokenConstructor(Bot):
+    def __init__(self, seed=None):
+        raise OSError("no model file")
+
+    def choose(self, view, decision):
+        return decision.options[0]
+'''
+
+
+@pytest.mark.parametrize("bot, kind, error", [
+    ("Crasher", "crash", "RuntimeError: the crasher bot gives up"),
+    ("Illegal", "illegal", "answered ('fly', 99, 99), which is not one of the"),
+    ("Slow", "timeout", "no answer within the decision time limit of 1000 ms"),
+    ("BrokenConstructor", "crash", "creating the bot failed: OSError: no model file"),
+])
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_a_misbehaving_bot_in_match_forfeits_cleanly(bot: str, kind: str, error: str, side: str, tmp_path: Path,
+                                                     env) -> None:
+    from contextlib import closing
+    import sqlite3
+
+    from engine.codec import decode_event
+    from engine.events import GameEnded, Resigned
+    from server.cli import EXIT_FORFEIT
+
+    (tmp_path / "badbots.py").write_text(BAD_BOTS, encoding="utf-8")
+    db = tmp_path / "games.sqlite"
+    pair = ["random", f"badbots:{bot}"] if side == "b" else [f"badbots:{bot}", "random"]
+    done = skirmish(["match", "--bots", ",".join(pair), "--seed", "6", "--game-id", "g-bad",
+                     "--decision-timeout-ms", "1000", "--db", str(db)], tmp_path, env)
+    assert done.returncode == EXIT_FORFEIT == 3, done.stderr
+    other = "a" if side == "b" else "b"
+    assert f"side {other} wins: side {side}: forfeit ({kind})" in done.stdout, done.stdout
+    assert f"side {side} (badbots:{bot}) forfeits ({kind}): {error}" in done.stderr, done.stderr
+    assert "the game is stored and verifies" in done.stderr
+    # the bot's own traceback is shown, nothing of skirmish's
+    assert "server/" not in done.stderr and "asyncio" not in done.stderr, done.stderr
+    if bot == "Crasher":
+        assert "in misbehave" in done.stderr and "crasher: about to fail" in done.stdout
+    # the record is the tournament's: the game ends with the side's Resign, "forfeit (KIND)", and verifies
+    with closing(sqlite3.connect(db)) as conn:
+        events = [decode_event(bytes(d)) for (d,) in conn.execute(
+            "SELECT data FROM events WHERE game_id = 'g-bad' ORDER BY seq")]
+    resigned = [e for e in events if isinstance(e, Resigned)]
+    assert [(r.side, r.reason) for r in resigned] == [(side, f"forfeit ({kind})")]
+    assert isinstance(events[-2], GameEnded) or any(isinstance(e, GameEnded) for e in events)
+    verified = skirmish(["verify", "g-bad", "--db", str(db)], tmp_path, env)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_match_exit_codes_are_documented(capsys) -> None:
+    from server import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["match", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Exit status: 0 the game was played, 3 it was played and a bot forfeited, 2 a problem" in out
