@@ -244,8 +244,9 @@ command line override the file. Relative paths in the file are relative to the f
   decision-timeout-ms = 2000          # default 5000; 0: no limit
   server = "ws://127.0.0.1:8765"      # play through a running server
 
-Every pairing plays its games as mirrored pairs: game 2k and 2k+1 share the match seed and
-mission, with the sides swapped. A bot that crashes, answers an option it was not offered or
+Every pairing plays its games as mirrored pairs: game 2k and 2k+1 share the mission and the
+bots' seeds, with the sides swapped; each game has dice of its own (shared dice would let one
+game's revealed seed or hidden cards give the other's away). A bot that crashes, answers an option it was not offered or
 takes longer than the decision time limit forfeits that game (counted as F, apart from
 losses). Rerun the same command with the same --out to resume an interrupted tournament.
 Results: OUT/report.md, results.json, games.csv, standings.csv; games in OUT/games.sqlite

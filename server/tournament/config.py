@@ -89,6 +89,7 @@ class TournamentConfig:
             "seed": self.seed,
             "decision_timeout_ms": self.decision_timeout_ms,
             "mode": "server" if self.server else "local",
+            "dice": "per-game",  # each game its own dice seed (schedule.py); older tournaments shared a pair's
         }
 
     def fingerprint_hash(self) -> str:

@@ -71,7 +71,8 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
         if stored is None and db.has_foreign_games():
             raise TournamentError(f"{db.path} holds games that are not from a tournament; use another --out")
         if config.seed is None:
-            config.seed = stored["seed"] if stored else secrets.randbelow(2**31)
+            # 63 bits: every game's dice follow from it, so it must not be guessable (see schedule.py)
+            config.seed = stored["seed"] if stored else secrets.randbelow(2**63)
             if not stored:
                 print(f"tournament: seed {config.seed} (pass --seed {config.seed} to play the same tournament "
                       "again)", file=stderr)
@@ -153,6 +154,7 @@ def make_record(spec: GameSpec, played: Played, server: str | None) -> dict:
         "pair": spec.pair,
         "mirrored": spec.mirrored,
         "seed": spec.seed,
+        "dice_seed": spec.dice_seed if not server else None,  # through a server, the server rolls its own
         "mission": spec.mission,
         "sides": {"a": spec.a.entrant, "b": spec.b.entrant},
         "bots": {"a": spec.a.bot, "b": spec.b.bot},
@@ -244,7 +246,8 @@ class _Runner:
             for spec in specs:
                 rec = self.records.get(spec.index)
                 if rec is not None and (rec["sides"] != {"a": spec.a.entrant, "b": spec.b.entrant}
-                                        or rec["seed"] != spec.seed):
+                                        or rec["seed"] != spec.seed
+                                        or rec.get("dice_seed") != (None if self.config.server else spec.dice_seed)):
                     raise TournamentError(f"recorded game {spec.index} ({rec['id']}) does not match the schedule; "
                                           f"{self.config.out} was not made by this version of the tournament")
             self._play([s for s in specs if s.index not in self.records])

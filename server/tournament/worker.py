@@ -110,7 +110,7 @@ async def _play_local(spec: GameSpec) -> Played:
     guards = _guards(spec)
     start = time.perf_counter()
     # a forfeit (crash, illegal answer, time-out) ends the game with a Resign of that side: see server.match
-    result = await play_match(store, mission, guards, seed=spec.seed, game_id=spec.game_id)
+    result = await play_match(store, mission, guards, seed=spec.dice_seed, game_id=spec.game_id)
     outcome, forfeit = result.outcome, result.forfeit
     duration = time.perf_counter() - start
     stored = await store.read(spec.game_id)
