@@ -220,12 +220,29 @@ async def cmd_tournament(args) -> int:
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         config = load_config(args.config, flags)
-        run_tournament(config, progress=False if args.quiet else None)
+        run_tournament(config, progress=False if args.quiet else None, command=_command_line(args))
     except TournamentError as exc:
         raise CliError(str(exc)) from None
     finally:
         signal.signal(signal.SIGINT, previous)
     return EXIT_OK
+
+
+def _command_line(args) -> str:
+    """The command line that ran this command, as the user can type it again (to resume)."""
+    import shlex
+
+    argv = getattr(args, "argv", None)
+    if argv is None:
+        return "the same command"
+    script = sys.argv[0] if sys.argv else ""
+    if Path(script).name == "skirmish":
+        prog = [script]
+    elif Path(script).name == "cli.py" and Path(script).parent.name == "server":
+        prog = [sys.executable, "-m", "server.cli"]
+    else:
+        prog = ["skirmish"]
+    return shlex.join([*prog, *argv])
 
 
 TOURNAMENT_EPILOG = """\
@@ -249,6 +266,8 @@ bots' seeds, with the sides swapped; each game has dice of its own (shared dice 
 game's revealed seed or hidden cards give the other's away). A bot that crashes, answers an option it was not offered or
 takes longer than the decision time limit forfeits that game (counted as F, apart from
 losses). Rerun the same command with the same --out to resume an interrupted tournament.
+Ctrl-C stops at once: the games in flight are cancelled, every finished game is kept, and the
+command that resumes is printed (exit status 130).
 Results: OUT/report.md, results.json, games.csv, standings.csv; games in OUT/games.sqlite
 (skirmish verify GAME --db OUT/games.sqlite).
 """
@@ -432,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     from server.store import StoreError
 
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # (tournament: shown as the way to resume)
     try:
         return asyncio.run(args.run(args))
     except (CliError, MissionError, StoreError) as exc:

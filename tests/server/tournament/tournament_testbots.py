@@ -134,3 +134,19 @@ class Rememberer(Bot):
                 with open(os.environ["SKIRMISH_REMEMBER_FILE"], "a", encoding="utf-8") as f:
                     f.write(json.dumps({"game": game, "side": self.side, "opponent": opponent,
                                         "predicted": earlier[opponent]}) + "\n")
+
+
+class Dawdler(Bot):
+    """Plays randomly; with ``$SKIRMISH_TEST_DAWDLE=N`` it takes 0.5 s over every decision of the
+    games from index N on (a game then lasts a minute or more), so that a test can interrupt a
+    tournament with some games finished and others in flight. Without the variable it is quick."""
+
+    name = "dawdler"
+
+    def choose(self, view, decision):
+        import os
+
+        slow_from = os.environ.get("SKIRMISH_TEST_DAWDLE")
+        if slow_from is not None and int(view.game_id.rpartition("-")[2]) >= int(slow_from):
+            time.sleep(0.5)
+        return self.rng.choice(decision.options)
