@@ -292,8 +292,11 @@ class _Runner:
                 self.kill_workers(signal.SIGTERM)
             self.pool.shutdown(wait=not kill, cancel_futures=True)
             self.pool = None
-            for process in processes:  # (killed: gone in a moment; reaped, so that none is left behind)
-                process.join(timeout=5)
+            for process in processes:  # reaped, so that none is left behind
+                process.join(timeout=2 if kill else 5)
+                if kill and process.is_alive():  # a bot that ignores SIGTERM
+                    process.kill()
+                    process.join(timeout=2)
 
     def _workers(self) -> list:
         # ProcessPoolExecutor has no public way to stop its workers before Python 3.14
