@@ -372,13 +372,16 @@ class _Runner:
                 self.in_flight = min(workers, sum(1 for fut in pending if fut.running()))  # (+ queued)
                 # (a short timeout: Ctrl-C only sets self.stopping, so that no commit is cut in half)
                 done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                self._record([(pending.pop(fut), fut) for fut in sorted(done, key=lambda f: pending[f].index)])
+                self._record([(pending[fut], fut) for fut in sorted(done, key=lambda f: pending[f].index)])
+                for fut in done:
+                    del pending[fut]
                 if self.stopping:
                     raise KeyboardInterrupt
         except KeyboardInterrupt:
             # keep what finished meanwhile (a second Ctrl-C may have come in the middle of the sweep)
-            finished = [(pending.pop(fut), fut) for fut in sorted(
-                (f for f in pending if f.done() and not f.cancelled()), key=lambda f: pending[f].index)]
+            finished = [(pending[fut], fut) for fut in sorted(
+                (f for f in pending if f.done() and not f.cancelled() and pending[f].index not in self.records),
+                key=lambda f: pending[f].index)]
             for fut in pending:
                 fut.cancel()
             self._record(finished)
@@ -389,7 +392,15 @@ class _Runner:
             raise
 
     def _record(self, finished: list[tuple[GameSpec, Future]]) -> None:
-        """Record the games that finished together, in one transaction (each with its result)."""
+        """Record the games that finished together, in one transaction (each with its result).
+        A second Ctrl-C meanwhile does not interrupt it (``recording``): these games are kept."""
+        self.recording = True
+        try:
+            self._record_now(finished)
+        finally:
+            self.recording = False
+
+    def _record_now(self, finished: list[tuple[GameSpec, Future]]) -> None:
         batch = []
         failure: BaseException | None = None
         for spec, fut in finished:
@@ -412,11 +423,7 @@ class _Runner:
             batch.append((spec.index, make_record(spec, played, self.config.server),
                           None if self.config.server else played))
         if batch:
-            self.recording = True
-            try:
-                self.db.record_many(batch)
-            finally:
-                self.recording = False
+            self.db.record_many(batch)
             for index, record, _ in batch:
                 self.records[index] = record
                 self.played += 1
