@@ -1,6 +1,6 @@
 """The tournament's report: a table in the terminal and four files in the output directory.
 
-- ``results.json``: the config, the standings and every game (id, seed, pairing, sides, bots,
+- ``results.json``: the config, the standings and every game (id, seed, dice seed, pairing, sides, bots,
   outcome, winner, reason, forfeit, error, events, duration, ...);
 - ``games.csv``: one row per game; ``standings.csv``: one row per entrant;
 - ``report.md``: standings, the win-rate matrix, win rates by side and by mission, the

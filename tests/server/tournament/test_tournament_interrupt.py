@@ -86,7 +86,7 @@ def test_ctrl_c_stops_promptly_keeps_finished_games_and_says_how_to_resume(tmp_p
                 break
         said = time.monotonic() - pressed
         assert "Ctrl-C: stopping now" in first, first
-        assert said < 1.0, f"said nothing for {said:.1f} s"
+        assert said < 2.0, f"said nothing for {said:.1f} s"  # (at once; before, nothing until the games in flight ended)
         assert "game(s) in flight are cancelled" in first and "every finished game is kept" in first
         proc.wait(timeout=10)
         stopped = time.monotonic() - pressed
