@@ -52,7 +52,7 @@ from server.config import ServerConfig
 from server.connection import Connection, TokenBucket
 from server.lobby import Lobby, check_request_id
 from server.logs import configure_logging, get_logger
-from server.store import EventStore, MemoryStore, SQLiteStore
+from server.store import EventStore, MemoryStore
 
 __all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
 
@@ -100,7 +100,9 @@ def store_path(config: ServerConfig) -> Path | None:
     if config.in_memory:
         return None
     if config.db:
-        return Path(config.db)
+        from server.store.location import resolve
+
+        return resolve(config.db, memory=True, what="db")
     from server.cli import default_db
 
     return default_db()
@@ -110,8 +112,9 @@ async def open_configured_store(config: ServerConfig) -> EventStore:
     path = store_path(config)
     if path is None:
         return MemoryStore()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return await SQLiteStore.open(path, writer=config.store_writer)
+    from server.store.location import open_sqlite  # names the path and the problem
+
+    return await open_sqlite(path, create=True, writer=config.store_writer)
 
 
 class App:

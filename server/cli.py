@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_FORFEIT = 3  # match: the game was played and stored, but a bot forfeited it
 
 
 def default_db() -> Path:
@@ -28,20 +29,31 @@ class CliError(Exception):
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", type=Path, default=None, metavar="PATH",
-                   help="the SQLite file holding the games (default: $SKIRMISH_DB or "
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="the SQLite file holding the games, a path or sqlite:PATH (default: $SKIRMISH_DB or "
                         "~/.local/share/skirmish/games.sqlite)")
 
 
-async def _open(path: Path | None, *, create: bool):
-    from server.store import SQLiteStore
+def db_path(text: str | None) -> Path:
+    """The store file ``--db`` (or else ``$SKIRMISH_DB``, or else the default) names, checked."""
+    from server.store.location import resolve
 
-    path = path or default_db()
+    if text is not None:
+        return resolve(text, what="--db")
+    if os.environ.get("SKIRMISH_DB"):
+        return resolve(os.environ["SKIRMISH_DB"], what="$SKIRMISH_DB")
+    return default_db()
+
+
+async def _open(db: str | None, *, create: bool):
+    from server.store.location import open_sqlite, prepare
+
+    path = db_path(db)
+    prepare(path, create=False)
     if not create and not path.exists():
         raise CliError(f"no store at {path} (play a game with 'skirmish match', or pass --db)")
-    path.parent.mkdir(parents=True, exist_ok=True)
     print(f"store: {path}", file=sys.stderr)
-    return await SQLiteStore.open(path)
+    return await open_sqlite(path, create=create)
 
 
 async def _load_log(store, game_id: str):
@@ -59,27 +71,49 @@ async def _load_log(store, game_id: str):
 
 
 async def cmd_match(args) -> int:
+    from functools import partial
+
     from bots import make_bot
     from server import missions
     from server.match import play_match
+    from server.tournament.guard import GuardedBot
 
     mission = missions.load(args.mission)
     names = args.bots.split(",")
     if len(names) != 2:
         raise CliError(f"--bots takes two strategies separated by a comma, not {args.bots!r}")
-    try:
-        bots = {side: make_bot(name, None if args.seed is None else args.seed * 2 + i)
-                for i, (side, name) in enumerate(zip("ab", names))}
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    if args.decision_timeout_ms < 0:
+        raise CliError(f"--decision-timeout-ms must be 0 (no limit) or more, not {args.decision_timeout_ms}")
+    seeds = [None if args.seed is None else args.seed * 2 + i for i in range(2)]
+    for name, seed in zip(names, seeds):
+        try:
+            make_bot(name, seed)
+        except ValueError as exc:  # no such bot: a usage problem
+            raise CliError(str(exc)) from None
+        except Exception:  # noqa: BLE001 - a bot whose constructor fails forfeits, below
+            pass
+    # as in a tournament, a bot that crashes (creating it included), answers what it was not offered
+    # or runs out of time forfeits: the game ends with its resignation, stored whole and verifiable
+    # (what the bot prints is not captured here: it goes to this terminal)
+    guards = {side: GuardedBot(partial(make_bot, name, seed), args.decision_timeout_ms, name, capture=False)
+              for side, name, seed in zip("ab", names, seeds)}
     async with await _open(args.db, create=True) as store:
-        result = await play_match(store, mission, bots, seed=args.seed, game_id=args.game_id)
+        result = await play_match(store, mission, guards, seed=args.seed, game_id=args.game_id)
     o = result.outcome
     print(f"game {result.game_id}: {mission.name} — {names[0]} (a) vs {names[1]} (b)")
     print(f"  {'side ' + o.winner + ' wins' if o.winner else 'draw'}: {o.reason}")
     print(f"  {result.decisions} decisions, {result.events} events stored")
     print(f"  replay: skirmish replay {result.game_id}    verify: skirmish verify {result.game_id}")
-    return EXIT_OK
+    f = result.forfeit
+    if f is None:
+        return EXIT_OK
+    who = names["ab".index(f.side)]
+    print(f"skirmish match: side {f.side} ({who}) forfeits ({f.kind}): {f.error}", file=sys.stderr)
+    if f.traceback:
+        print("  where the bot failed (the end of its traceback):", file=sys.stderr)
+        print("\n".join("    " + line for line in f.traceback.rstrip().splitlines()), file=sys.stderr)
+    print(f"  the game is stored and verifies; exit status {EXIT_FORFEIT} (a bot forfeited)", file=sys.stderr)
+    return EXIT_FORFEIT
 
 
 async def cmd_replay(args) -> int:
@@ -252,12 +286,29 @@ async def cmd_tournament(args) -> int:
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         config = load_config(args.config, flags)
-        run_tournament(config, progress=False if args.quiet else None)
+        run_tournament(config, progress=False if args.quiet else None, command=_command_line(args))
     except TournamentError as exc:
         raise CliError(str(exc)) from None
     finally:
         signal.signal(signal.SIGINT, previous)
     return EXIT_OK
+
+
+def _command_line(args) -> str:
+    """The command line that ran this command, as the user can type it again (to resume)."""
+    import shlex
+
+    argv = getattr(args, "argv", None)
+    if argv is None:
+        return "the same command"
+    script = sys.argv[0] if sys.argv else ""
+    if Path(script).name == "skirmish":
+        prog = [script]
+    elif Path(script).name == "cli.py" and Path(script).parent.name == "server":
+        prog = [sys.executable, "-m", "server.cli"]
+    else:
+        prog = ["skirmish"]
+    return shlex.join([*prog, *argv])
 
 
 TOURNAMENT_EPILOG = """\
@@ -276,10 +327,13 @@ command line override the file. Relative paths in the file are relative to the f
   decision-timeout-ms = 2000          # default 5000; 0: no limit
   server = "ws://127.0.0.1:8765"      # play through a running server
 
-Every pairing plays its games as mirrored pairs: game 2k and 2k+1 share the match seed and
-mission, with the sides swapped. A bot that crashes, answers an option it was not offered or
+Every pairing plays its games as mirrored pairs: game 2k and 2k+1 share the mission and the
+bots' seeds, with the sides swapped; each game has dice of its own (shared dice would let one
+game's revealed seed or hidden cards give the other's away). A bot that crashes, answers an option it was not offered or
 takes longer than the decision time limit forfeits that game (counted as F, apart from
 losses). Rerun the same command with the same --out to resume an interrupted tournament.
+Ctrl-C stops at once: the games in flight are cancelled, every finished game is kept, and the
+command that resumes is printed (exit status 130).
 Results: OUT/report.md, results.json, games.csv, standings.csv; games in OUT/games.sqlite
 (skirmish verify GAME --db OUT/games.sqlite).
 """
@@ -322,11 +376,27 @@ async def cmd_serve(args) -> int:
         raise CliError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
 
 
+def package_version() -> str:
+    """The installed package's version (its metadata, from pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skirmish")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"skirmish {package_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("match", help="two in-process bots play a mission; the log goes into the store")
+    p = sub.add_parser("match", help="two in-process bots play a mission; the log goes into the store",
+                       description="Two bots play one game of a mission in this process; every event goes into "
+                                   "the store (--db), so the game can be replayed, verified and exported. A bot "
+                                   "is a strategy (random, greedy, mcts, mcts:MS), module:Class (a module on "
+                                   "Python's path or in the current folder) or path/to/file.py:Class.")
     p.add_argument("--mission", default="ridge", help="a bundled mission id or a .toml file (default: ridge)")
     p.add_argument("--bots", default="random,random",
                    help="strategies for side a and side b, comma-separated (default: random,random)")
@@ -334,7 +404,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="make the game reproducible: the same seed gives the same game "
                         "(the dice seed is derived from it, so it is not secret)")
     p.add_argument("--game-id", default=None, help="the new game's id (default: a random g-… id)")
+    p.add_argument("--decision-timeout-ms", type=int, default=0, metavar="T",
+                   help="a bot taking longer than T ms over one decision forfeits (default: 0, no limit)")
     _db_arg(p)
+    p.epilog = ("A bot that crashes, answers an option it was not offered or takes longer than "
+                "--decision-timeout-ms forfeits, as in a tournament: the game ends with its side's "
+                "resignation (reason 'forfeit (crash|illegal|timeout)'), is stored whole and verifies; the "
+                "error and the end of the bot's traceback go to stderr. Exit status: 0 the game was played, "
+                f"{EXIT_FORFEIT} it was played and a bot forfeited, 2 a problem with the arguments, mission, "
+                "bots or store (one line on stderr).")
     p.set_defaults(run=cmd_match)
 
     p = sub.add_parser("replay", help="print a game event by event",
@@ -361,7 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.set_defaults(run=cmd_verify)
 
-    p = sub.add_parser("export", help="write a game to one self-contained replay file")
+    p = sub.add_parser("export", help="write a game to one self-contained replay file",
+                       description="Write a game from the store to one self-contained replay file, which "
+                                   "'skirmish verify --file' checks without any store.")
     p.add_argument("game", help="the game id")
     p.add_argument("file", help="the replay file to write")
     _db_arg(p)
@@ -424,7 +504,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: 3600; 0 never)")
     p.set_defaults(run=cmd_serve)
 
-    p = sub.add_parser("missions", help="list the bundled missions")
+    p = sub.add_parser("missions", help="list the bundled missions",
+                       description="List the bundled missions: id, name, board size, units, rounds and the "
+                                   "rules modules each switches on. Any --mission also takes a .toml file "
+                                   "(docs/missions.md).")
     p.set_defaults(run=cmd_missions)
 
     p = sub.add_parser("tournament", help="bots play a round robin, Swiss or gauntlet; ratings and a report",
@@ -468,6 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(sub)
     add_bot_commands(sub)
+    for name, command in sub.choices.items():  # every command's --help says what it does
+        if not command.description:
+            command.description = next(a.help for a in sub._choices_actions if a.dest == name)
     return parser
 
 
@@ -476,6 +562,7 @@ def main(argv: list[str] | None = None) -> int:
     from server.store import StoreError
 
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # (tournament: shown as the way to resume)
     try:
         return asyncio.run(args.run(args))
     except (CliError, MissionError, StoreError) as exc:

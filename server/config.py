@@ -104,6 +104,10 @@ class ServerConfig:
             raise ValueError(f"store_writer is one of {', '.join(WRITERS)}, not {self.store_writer!r}")
         if self.max_frame < 1 or self.ws_max_size < self.max_frame:
             raise ValueError("max_frame must be >= 1 and ws_max_size >= max_frame")
+        if self.db:  # a store this server can open: a SQLite file or :memory: (server.store.location)
+            from server.store.location import resolve
+
+            resolve(self.db, memory=True, what="--db/SKIRMISH_DB")
 
     @property
     def in_memory(self) -> bool:

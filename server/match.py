@@ -2,6 +2,13 @@
 
 Each bot sees only its side's view: the runner reduces, per side, the events as
 ``engine.view`` shows them to that side, and hands the bot that view state.
+
+A bot wrapped in :class:`~server.tournament.guard.GuardedBot` (``skirmish match`` and every
+tournament game wrap theirs) that crashes, answers an option it was not offered or runs out of
+time raises :class:`~server.tournament.guard.Forfeit`; an answer the engine refuses is an
+illegal answer of the side that gave it. Either way the game is ended by a resignation of that
+side (``Resign(side, reason="forfeit (KIND)")``, outcome reason ``side X: forfeit (KIND)``), so
+it is stored whole and verifies, and :attr:`MatchResult.forfeit` says what happened.
 """
 
 from __future__ import annotations
@@ -10,7 +17,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from bots.base import Bot
-from engine.commands import Choose, Start
+from engine.commands import Choose, Resign, Start
+from engine.errors import GameError
 from engine.events import Event, GameCreated
 from engine.evolve import evolve, initial_state
 from engine.mission import Mission, game_created
@@ -18,6 +26,7 @@ from engine.model import Outcome, State
 from engine.view import view
 from server.game import LiveGame, seed_from_int
 from server.store import EventStore
+from server.tournament.guard import Forfeit
 
 
 @dataclass
@@ -26,6 +35,7 @@ class MatchResult:
     outcome: Outcome
     events: int
     decisions: int
+    forfeit: Forfeit | None = None  # the side that forfeited, why, its traceback and log
 
 
 class SideView:
@@ -53,6 +63,7 @@ async def play_match(store: EventStore, mission: Mission, bots: dict[str, Bot], 
         bot.new_game(side)
     events = await game.submit(Start())
     decisions = 0
+    forfeit: Forfeit | None = None
     while True:
         for v in views.values():
             v.apply(events)
@@ -63,7 +74,22 @@ async def play_match(store: EventStore, mission: Mission, bots: dict[str, Bot], 
             break
         pending = state.pending
         side_view = views[pending.side].state
-        option = bots[pending.side].choose(side_view, side_view.pending)
-        events = await game.submit(Choose(pending.id, option, pending.side))
+        try:
+            option = bots[pending.side].choose(side_view, side_view.pending)
+            events = await game.submit(Choose(pending.id, option, pending.side))
+        except (Forfeit, GameError) as exc:
+            if isinstance(exc, Forfeit):
+                forfeit = exc
+            else:  # the engine refused an answer the guard let through: the answering side's fault
+                log = getattr(bots[pending.side], "log", None)
+                forfeit = Forfeit(pending.side, "illegal", f"the engine refused the answer: {exc}", "",
+                                  log.text() if log is not None else "")
+            events = await game.submit(forfeit_command(forfeit))
+            continue
         decisions += 1
-    return MatchResult(game.game_id, game.state.outcome, game.state.seq, decisions)
+    return MatchResult(game.game_id, game.state.outcome, game.state.seq, decisions, forfeit)
+
+
+def forfeit_command(forfeit: Forfeit) -> Resign:
+    """The resignation that ends a game a bot forfeited (the reason says which way)."""
+    return Resign(forfeit.side, reason=f"forfeit ({forfeit.kind})")

@@ -3,7 +3,7 @@
 - :mod:`.config`: the tournament's settings (TOML file and/or flags), checked, and the
   fingerprint that decides whether an output directory may be resumed;
 - :mod:`.schedule`: round robin, Swiss and gauntlet pairings; every pairing is played as
-  *mirrored pairs* (the same seed twice, sides swapped);
+  *mirrored pairs* (the same mission and bot seeds twice, sides swapped; each game its own dice);
 - :mod:`.guard`: the guard around ``Bot.choose`` that turns a crash, an illegal answer or a
   time-out into a forfeit;
 - :mod:`.worker`: one game, played in a worker process into a ``MemoryStore`` (or through a

@@ -89,6 +89,7 @@ class TournamentConfig:
             "seed": self.seed,
             "decision_timeout_ms": self.decision_timeout_ms,
             "mode": "server" if self.server else "local",
+            "dice": "per-game",  # each game its own dice seed (schedule.py); older tournaments shared a pair's
         }
 
     def fingerprint_hash(self) -> str:
@@ -135,7 +136,41 @@ def read_toml(path: Path) -> dict[str, Any]:
         out["out"] = str(base / out["out"])
     if "mission" in out:
         out["mission"] = [_relative_mission(m, base) for m in _as_list(out["mission"], "mission", str(path))]
+    if "bots" in out:
+        out["bots"] = [_relative_bot(b, base) for b in _as_list(out["bots"], "bots", str(path))]
     return out
+
+
+def _relative_bot(item: Any, base: Path) -> Any:
+    """A bot of the file's own folder (``mybots:Cautious`` with ``mybots.py`` beside the file, or
+    ``sub/mybots.py:Cautious``) as an absolute file path, keeping the name as written."""
+    if isinstance(item, dict):
+        if isinstance(item.get("bot"), str):
+            return {**item, "name": item.get("name") or item["bot"], "bot": _bot_path(item["bot"].strip(), base)}
+        return item
+    if not isinstance(item, str):
+        return item
+    text = item.strip()
+    name, eq, spec = (s.strip() for s in text.partition("=")) if "=" in text else (text, "", text)
+    resolved = _bot_path(spec, base)
+    return item if resolved == spec else f"{name}={resolved}"
+
+
+def _bot_path(spec: str, base: Path) -> str:
+    from bots import is_file_spec
+
+    module, _, attr = spec.rpartition(":")
+    if not module or not attr:
+        return spec
+    if is_file_spec(module):
+        if Path(module).expanduser().is_absolute():
+            return spec
+        candidate = base / module
+        if not candidate.suffix and not candidate.exists():
+            candidate = candidate.with_name(candidate.name + ".py")
+    else:
+        candidate = base / (module.replace(".", "/") + ".py")
+    return f"{candidate.resolve()}:{attr}" if candidate.is_file() else spec
 
 
 def _relative_mission(name: Any, base: Path) -> Any:

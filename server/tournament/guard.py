@@ -84,8 +84,11 @@ class _Tail(io.TextIOBase):
 class GuardedBot(Bot):
     """Plays as the bot ``make()`` returns, within the rules of the tournament (module docstring)."""
 
-    def __init__(self, make, timeout_ms: int, label: str = ""):
+    def __init__(self, make, timeout_ms: int, label: str = "", *, capture: bool = True):
+        """``capture``: keep what the bot prints for the record (a tournament) rather than let it
+        through to this process's stdout and stderr (``skirmish match``, where a user debugs it)."""
         super().__init__(None)
+        self.capture = capture
         self.timeout_s = timeout_ms / 1000 if timeout_ms else 0.0
         self.label = label
         self.log = _Tail()
@@ -103,6 +106,9 @@ class GuardedBot(Bot):
 
     @contextlib.contextmanager
     def _capture(self):
+        if not self.capture:
+            yield
+            return
         with contextlib.redirect_stdout(self.log), contextlib.redirect_stderr(self.log):
             yield
 

@@ -1,6 +1,6 @@
 """The tournament's report: a table in the terminal and four files in the output directory.
 
-- ``results.json``: the config, the standings and every game (id, seed, pairing, sides, bots,
+- ``results.json``: the config, the standings and every game (id, seed, dice seed, pairing, sides, bots,
   outcome, winner, reason, forfeit, error, events, duration, ...);
 - ``games.csv``: one row per game; ``standings.csv``: one row per entrant;
 - ``report.md``: standings, the win-rate matrix, win rates by side and by mission, the
@@ -121,7 +121,7 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
     lines += [
         f"- entrants: {', '.join(f'`{e.name}` ({e.bot})' for e in config.entrants)}",
         f"- missions: {', '.join(config.missions)}",
-        f"- games per pairing: {config.games} ({config.pairs} mirrored pairs: same seed, sides swapped)"
+        f"- games per pairing: {config.games} ({config.pairs} mirrored pairs: same mission and bot seeds, sides swapped, each game its own dice)"
         + (f"; {config.games_requested} were asked for, rounded up to keep the pairs whole"
            if config.games_requested else ""),
         *([f"- rounds: {config.rounds}"] if config.format == "swiss" else []),

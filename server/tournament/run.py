@@ -17,9 +17,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import secrets
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -49,24 +53,36 @@ class TournamentResult:
 
 
 def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, stderr: TextIO | None = None,
-                   progress: bool | None = None) -> TournamentResult:
+                   progress: bool | None = None, command: str | None = None) -> TournamentResult:
     """Play (or resume) the tournament, write its report, print its table. See the module docstring.
 
     ``progress``: None shows a tqdm bar if stderr is a terminal and progress lines otherwise;
-    False shows nothing but the start and the end.
+    False shows nothing but the start and the end. ``command``: the command line that runs this
+    tournament, shown as the way to resume it after an interruption.
+
+    Ctrl-C (SIGINT, when called on the main thread) stops it promptly: the first says so at once,
+    cancels the games in flight (their worker processes are stopped; a resume plays them again),
+    keeps every finished game, and raises :class:`TournamentInterrupted` after saying how to
+    resume; a second Ctrl-C kills the workers and stops at once, finished games still kept.
     """
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     out = config.out
     if out.exists() and not out.is_dir():
         raise TournamentError(f"--out {out} is a file, not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way (FileExistsError, NotADirectoryError), no permission
+        blocker = next((d for d in out.parents if d.exists() and not d.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker else (exc.strerror or str(exc))
+        raise TournamentError(f"--out {out}: cannot create the folder: {why}") from None
     with TournamentDB(out / "games.sqlite") as db:
         stored = db.get("fingerprint")
         if stored is None and db.has_foreign_games():
             raise TournamentError(f"{db.path} holds games that are not from a tournament; use another --out")
         if config.seed is None:
-            config.seed = stored["seed"] if stored else secrets.randbelow(2**31)
+            # 63 bits: every game's dice follow from it, so it must not be guessable (see schedule.py)
+            config.seed = stored["seed"] if stored else secrets.randbelow(2**63)
             if not stored:
                 print(f"tournament: seed {config.seed} (pass --seed {config.seed} to play the same tournament "
                       "again)", file=stderr)
@@ -84,13 +100,15 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
         _announce(config, total, resumed, discarded, stderr)
 
         runner = _Runner(config, db, records, total, stderr, progress)
+        resume = command or "the same command (same --out)"
         try:
-            rounds = runner.run()
+            with _on_interrupt(runner):
+                rounds = runner.run()
         except KeyboardInterrupt:
-            runner.close()
-            print(f"\ntournament: interrupted; {len(records)} of {total} games are recorded in {db.path}; "
-                  "rerun the same command to resume", file=stderr)
-            raise
+            runner.close(kill=True)
+            print(f"\ntournament: stopped; {len(records)} of {total} games are recorded in {db.path} "
+                  f"(every finished game); to resume, run: {resume}", file=stderr, flush=True)
+            raise TournamentInterrupted(len(records), total) from None
         finally:
             runner.close()
         all_records = [records[i] for i in sorted(records)]
@@ -100,6 +118,42 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
     result = TournamentResult(config, standings, all_records, runner.played, resumed, discarded, files, rounds)
     _summary(result, stdout)
     return result
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the tournament; the finished games are recorded (``recorded`` of ``total``)."""
+
+    def __init__(self, recorded: int, total: int):
+        super().__init__(f"{recorded} of {total} games recorded")
+        self.recorded, self.total = recorded, total
+
+
+@contextlib.contextmanager
+def _on_interrupt(runner: "_Runner"):
+    """SIGINT while the games are played: the first asks the runner to stop (at once, said at once),
+    the second kills the workers and interrupts whatever the main thread is doing but recording."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum, frame):
+        if not runner.stopping:
+            runner.stopping = True
+            in_flight = runner.in_flight
+            print(f"\ntournament: Ctrl-C: stopping now; {in_flight} game(s) in flight are cancelled (a resume plays "
+                  "them again), every finished game is kept. Ctrl-C again to stop at once.",
+                  file=runner.stderr, flush=True)
+            return
+        print("\ntournament: Ctrl-C again: stopping at once", file=runner.stderr, flush=True)
+        runner.kill_workers(signal.SIGKILL)
+        if not runner.recording:  # never in the middle of committing finished games
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _announce(config: TournamentConfig, total: int, resumed: int, discarded: list[str], stderr: TextIO) -> None:
@@ -148,6 +202,7 @@ def make_record(spec: GameSpec, played: Played, server: str | None) -> dict:
         "pair": spec.pair,
         "mirrored": spec.mirrored,
         "seed": spec.seed,
+        "dice_seed": spec.dice_seed if not server else None,  # through a server, the server rolls its own
         "mission": spec.mission,
         "sides": {"a": spec.a.entrant, "b": spec.b.entrant},
         "bots": {"a": spec.a.bot, "b": spec.b.bot},
@@ -223,23 +278,52 @@ class _Runner:
         self.progress = _Progress(total, len(records), stderr, progress)
         self.pool: ProcessPoolExecutor | None = None
         self.pool_workers = 0
+        self.stopping = False  # Ctrl-C: stop handing out games, cancel those in flight
+        self.recording = False  # committing finished games: a second Ctrl-C waits for the commit
+        self.in_flight = 0
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
+        """Stop the worker pool: after the games in flight (the end of a run), or at once (``kill``:
+        an interruption; the games in flight are lost, a resume plays them again)."""
         self.progress.close()
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            processes = self._workers()
+            if kill:
+                self.kill_workers(signal.SIGTERM)
+            self.pool.shutdown(wait=not kill, cancel_futures=True)
             self.pool = None
+            for process in processes:  # reaped, so that none is left behind
+                process.join(timeout=2 if kill else 5)
+                if kill and process.is_alive():  # a bot that ignores SIGTERM
+                    process.kill()
+                    process.join(timeout=2)
+
+    def _workers(self) -> list:
+        # ProcessPoolExecutor has no public way to stop its workers before Python 3.14
+        # (terminate_workers); its process table is the one place that lists them
+        return list((getattr(self.pool, "_processes", None) or {}).values())
+
+    def kill_workers(self, sig: int) -> None:
+        for process in self._workers():
+            try:
+                if process.pid is not None:
+                    os.kill(process.pid, sig)
+            except ProcessLookupError:
+                pass
 
     def run(self) -> list[dict]:
         rounds = []
         for r in range(schedule.rounds(self.config)):
+            if self.stopping:
+                raise KeyboardInterrupt
             pairings, bye = self._pairings(r)
             rounds.append({"round": r, "pairings": [list(p) for p in pairings], "bye": bye})
             specs = schedule.plan_round(self.config, r, pairings)
             for spec in specs:
                 rec = self.records.get(spec.index)
                 if rec is not None and (rec["sides"] != {"a": spec.a.entrant, "b": spec.b.entrant}
-                                        or rec["seed"] != spec.seed):
+                                        or rec["seed"] != spec.seed
+                                        or rec.get("dice_seed") != (None if self.config.server else spec.dice_seed)):
                     raise TournamentError(f"recorded game {spec.index} ({rec['id']}) does not match the schedule; "
                                           f"{self.config.out} was not made by this version of the tournament")
             self._play([s for s in specs if s.index not in self.records])
@@ -282,24 +366,49 @@ class _Runner:
         limit = workers * 4
         try:
             while queue or pending:
-                while queue and len(pending) < limit:
+                while queue and len(pending) < limit and not self.stopping:
                     spec = queue.pop()
                     pending[self.pool.submit(play_game, spec, self.config.server)] = spec
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                self._record([(pending.pop(fut), fut) for fut in sorted(done, key=lambda f: pending[f].index)])
+                self.in_flight = min(workers, sum(1 for fut in pending if fut.running()))  # (+ queued)
+                # (a short timeout: Ctrl-C only sets self.stopping, so that no commit is cut in half)
+                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                self._record([(pending[fut], fut) for fut in sorted(done, key=lambda f: pending[f].index)])
+                for fut in done:
+                    del pending[fut]
+                if self.stopping:
+                    raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            # keep what finished meanwhile (a second Ctrl-C may have come in the middle of the sweep)
+            finished = [(pending[fut], fut) for fut in sorted(
+                (f for f in pending if f.done() and not f.cancelled() and pending[f].index not in self.records),
+                key=lambda f: pending[f].index)]
+            for fut in pending:
+                fut.cancel()
+            self._record(finished)
+            raise
         except BaseException:
             for fut in pending:
                 fut.cancel()
             raise
 
     def _record(self, finished: list[tuple[GameSpec, Future]]) -> None:
-        """Record the games that finished together, in one transaction (each with its result)."""
+        """Record the games that finished together, in one transaction (each with its result).
+        A second Ctrl-C meanwhile does not interrupt it (``recording``): these games are kept."""
+        self.recording = True
+        try:
+            self._record_now(finished)
+        finally:
+            self.recording = False
+
+    def _record_now(self, finished: list[tuple[GameSpec, Future]]) -> None:
         batch = []
         failure: BaseException | None = None
         for spec, fut in finished:
             try:
                 played = fut.result()
             except BrokenProcessPool:
+                if self.stopping:  # its worker was stopped by Ctrl-C: a game in flight, played again on resume
+                    continue
                 failure = TournamentError(
                     f"a worker process died while playing game {spec.index} or a game beside it (a bot may have "
                     f"ended its process); the games recorded so far are kept: rerun the same command to resume")

@@ -2,10 +2,19 @@
 
 **Mirrored pairs.** A pairing (x, y) plays ``config.games`` games (always even) as
 ``config.games // 2`` pairs: game ``2k`` has x on side a and y on side b, game ``2k + 1`` the
-same match seed and mission with the sides swapped. The match seed fixes the server's dice
-seed, so both games of a pair roll from the same dice stream; each bot's own seed follows the
-entrant (derived from the match seed and the entrant's name), not the side. The pairs of a
-pairing cycle through the missions, each pairing starting one mission further on.
+same match seed and mission with the sides swapped. Each bot's own seed follows the entrant
+(derived from the match seed and the entrant's name), not the side. The pairs of a pairing
+cycle through the missions, each pairing starting one mission further on.
+
+**Dice: one seed per game, shared by no other game.** Each game's server seed comes from its
+own ``dice_seed`` (derived one-way from the tournament seed and the game's place in the
+schedule, mirror flag included), never from the other game of its pair. Sharing the dice would
+hand one game's secrets to the other: in ``knives`` both games would open with the same hidden
+hands seat for seat (a bot that remembers its own hand knows its opponent's in the mirror), the
+seed game ``2k`` reveals at its end would give away every hidden draw and the salt of game
+``2k + 1``, and even public rolls seen in one game would foretell the rolls of the other by
+nonce. So a mirrored pair evens out the sides and the bots' own randomness, not the dice
+(docs/decisions.md).
 
 **Order.** Games are numbered (the *game index*) round by round; within a round pair 0 of
 every pairing, then pair 1 of every pairing, and so on, the two mirrored games side by side.
@@ -42,7 +51,8 @@ class GameSpec:
     pairing: tuple[str, str]  # the two entrants, in pairing order (first is side a in even games)
     game_in_pairing: int  # 2k + m: pair k, m = 0 as paired, 1 mirrored
     mission: str  # as given in the config (a bundled id or a path)
-    seed: int  # the match seed: the server's dice seed is derived from it
+    seed: int  # the match seed of the pair: the bots' seeds (and, through a server, the client seed) follow it
+    dice_seed: int  # this game's own: its server seed is derived from it (local play); no other game shares it
     a: Seat
     b: Seat
     timeout_ms: int  # per decision; 0: no limit
@@ -108,10 +118,11 @@ def plan_round(config: TournamentConfig, round_no: int, pairings: list[tuple[str
             mission = config.missions[(k + p) % len(config.missions)]
             for m in (0, 1):
                 index = first + (k * len(pairings) + p) * 2 + m
+                dice_seed = derive("dice", config.seed, round_no, x, y, k, m)
                 a, b = (x, y) if m == 0 else (y, x)
                 specs.append(GameSpec(
                     index=index, game_id=f"{prefix}-{index:05d}", round=round_no, pairing=(x, y),
-                    game_in_pairing=2 * k + m, mission=mission, seed=seed,
+                    game_in_pairing=2 * k + m, mission=mission, seed=seed, dice_seed=dice_seed,
                     a=Seat(a, bots[a], derive("bot", seed, a)), b=Seat(b, bots[b], derive("bot", seed, b)),
                     timeout_ms=config.decision_timeout_ms,
                 ))

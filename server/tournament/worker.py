@@ -95,18 +95,13 @@ def _guards(spec: GameSpec) -> dict[str, GuardedBot]:
 
 
 def resign_command(side: str, why: str):
-    """A ``Resign`` for ``side`` carrying the reason, where the engine's Resign takes one."""
+    """A ``Resign`` for ``side`` carrying the reason."""
     from engine.commands import Resign
 
-    try:
-        return Resign(side, reason=why)
-    except TypeError:  # an engine whose Resign has no reason
-        return Resign(side)
+    return Resign(side, reason=why)
 
 
 async def _play_local(spec: GameSpec) -> Played:
-    from engine.errors import GameError
-    from server.game import LiveGame
     from server.match import play_match
     from server.store import MemoryStore
 
@@ -114,20 +109,9 @@ async def _play_local(spec: GameSpec) -> Played:
     store = MemoryStore()
     guards = _guards(spec)
     start = time.perf_counter()
-    forfeit: Forfeit | None = None
-    try:
-        result = await play_match(store, mission, guards, seed=spec.seed, game_id=spec.game_id)
-        outcome = result.outcome
-    except (Forfeit, GameError) as exc:
-        game = await LiveGame.load(store, spec.game_id)
-        if isinstance(exc, Forfeit):
-            forfeit = exc
-        else:  # the engine refused an answer the guard let through: the answering side's fault
-            side = game.state.pending.side if game.state.pending else "a"
-            forfeit = Forfeit(side, "illegal", f"the engine refused the answer: {exc}", "",
-                              guards[side].log.text())
-        await game.submit(resign_command(forfeit.side, f"forfeit ({forfeit.kind})"))
-        outcome = game.state.outcome
+    # a forfeit (crash, illegal answer, time-out) ends the game with a Resign of that side: see server.match
+    result = await play_match(store, mission, guards, seed=spec.dice_seed, game_id=spec.game_id)
+    outcome, forfeit = result.outcome, result.forfeit
     duration = time.perf_counter() - start
     stored = await store.read(spec.game_id)
     info = await store.game_info(spec.game_id)

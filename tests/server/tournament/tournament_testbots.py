@@ -97,3 +97,56 @@ class BrokenConstructor(Bot):
 
 class NotABot:
     pass
+
+
+class Rememberer(Bot):
+    """A bot that remembers across games (issue 12, item 36): in every game it notes its own opening
+    hand (knives: hidden tactic cards); in the mirror of a game it remembers (game 2k + 1 after
+    2k, the sides swapped), it predicts that its opponent holds what that seat held in game 2k,
+    and writes the prediction to the file ``$SKIRMISH_REMEMBER_FILE`` (one JSON line) for the test
+    to check against the log. Memory is the class's, so it outlives each game's bot instance in
+    the worker process, as a real bot's module-level cache would."""
+
+    name = "rememberer"
+    memory: dict[str, dict[str, list[str]]] = {}
+
+    def new_game(self, side):
+        super().new_game(side)
+        self.first = True
+
+    def choose(self, view, decision):
+        if self.first:
+            self.first = False
+            self.remember(view)
+        return self.rng.choice(decision.options)
+
+    def remember(self, view):
+        import json
+        import os
+
+        game = view.game_id
+        self.memory.setdefault(game, {})[self.side] = sorted(view.hands.get(self.side, []))
+        prefix, _, index = game.rpartition("-")
+        if int(index) % 2 == 1:  # the mirror of the game before it
+            earlier = self.memory.get(f"{prefix}-{int(index) - 1:05d}", {})
+            opponent = "b" if self.side == "a" else "a"
+            if opponent in earlier and os.environ.get("SKIRMISH_REMEMBER_FILE"):
+                with open(os.environ["SKIRMISH_REMEMBER_FILE"], "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"game": game, "side": self.side, "opponent": opponent,
+                                        "predicted": earlier[opponent]}) + "\n")
+
+
+class Dawdler(Bot):
+    """Plays randomly; with ``$SKIRMISH_TEST_DAWDLE=N`` it takes 0.5 s over every decision of the
+    games from index N on (a game then lasts a minute or more), so that a test can interrupt a
+    tournament with some games finished and others in flight. Without the variable it is quick."""
+
+    name = "dawdler"
+
+    def choose(self, view, decision):
+        import os
+
+        slow_from = os.environ.get("SKIRMISH_TEST_DAWDLE")
+        if slow_from is not None and int(view.game_id.rpartition("-")[2]) >= int(slow_from):
+            time.sleep(0.5)
+        return self.rng.choice(decision.options)

@@ -1,0 +1,123 @@
+"""Ctrl-C in a tournament (issue 12, item 32), on the real command in a subprocess with SIGINT sent
+to its process group, as a terminal does: it says at once what is happening, stops promptly
+(the games in flight are cancelled, their workers stopped), keeps every finished game, and
+prints the exact command that resumes it; a second Ctrl-C stops at once, finished games kept."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+GAMES = 8
+FAST = 4  # games 0..3 are quick; from game 4 on each decision takes 0.5 s (tournament_testbots.Dawdler)
+
+
+def command(out):
+    return [sys.executable, "-m", "server.cli", "tournament", "--bots",
+            "tournament_testbots:Dawdler,tournament_testbots:Dawdler", "--games", str(GAMES), "--seed", "4",
+            "--workers", "2", "--decision-timeout-ms", "0", "--out", str(out), "--quiet"]
+
+
+def start(tt, out):
+    env = {**tt.env(), "SKIRMISH_TEST_DAWDLE": str(FAST)}
+    return subprocess.Popen(command(out), cwd=tt.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def wait_for_games(tt, db, proc, n):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if db.exists() and len(tt.recorded(db)) >= n:
+            time.sleep(0.5)  # the slow games have started by now
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"not {n} games recorded in time: {proc.stderr.read() if proc.poll() is not None else ''}")
+
+
+def read_line(stream, deadline):
+    """The next line, or '' at the deadline (a thread-free readline with a time limit)."""
+    import selectors
+
+    sel = selectors.DefaultSelector()
+    sel.register(stream, selectors.EVENT_READ)
+    try:
+        left = deadline - time.monotonic()
+        if left <= 0 or not sel.select(timeout=left):
+            return ""
+        return stream.readline()
+    finally:
+        sel.close()
+
+
+def group_alive(pgid) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_stops_promptly_keeps_finished_games_and_says_how_to_resume(tmp_path, tt, cli, presses):
+    out = tmp_path / "out"
+    db = out / "games.sqlite"
+    proc = start(tt, out)
+    try:
+        wait_for_games(tt, db, proc, FAST)
+        assert proc.poll() is None
+        while "tournament: 2 entrants" not in read_line(proc.stderr, time.monotonic() + 5):
+            pass
+        pressed = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        if presses == 2:
+            time.sleep(0.05)
+            os.killpg(proc.pid, signal.SIGINT)
+        first = ""
+        while not first.strip():
+            first = read_line(proc.stderr, pressed + 2)
+            if not first:
+                break
+        said = time.monotonic() - pressed
+        assert "Ctrl-C: stopping now" in first, first
+        assert said < 2.0, f"said nothing for {said:.1f} s"  # (at once; before, nothing until the games in flight ended)
+        assert "game(s) in flight are cancelled" in first and "every finished game is kept" in first
+        proc.wait(timeout=10)
+        stopped = time.monotonic() - pressed
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert stopped < 5, f"took {stopped:.1f} s to stop"  # the games in flight would take a minute or more
+    assert proc.returncode == 130
+    assert "Traceback" not in rest, rest
+    if presses == 2:
+        assert "Ctrl-C again: stopping at once" in rest
+    time.sleep(0.5)
+    assert not group_alive(proc.pid), "a worker process was left behind"
+
+    # every finished game is kept, whole, and verifies; nothing of the games cut short
+    recorded = tt.recorded(db)
+    assert set(recorded) == set(range(FAST)), sorted(recorded)
+    for gid, _, _ in recorded.values():
+        code, text, err = cli("verify", gid, "--db", db)
+        assert code == 0, text + err
+    m = re.search(rf"stopped; {FAST} of {GAMES} games are recorded in .*; to resume, run: (.+)$", rest, re.M)
+    assert m, rest
+    resume = shlex.split(m.group(1))
+    assert resume == command(out)
+
+    # the command it gave resumes: only the rest is played (quickly now: no dawdling)
+    done = subprocess.run(resume, cwd=tt.root, env=tt.env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"resuming: {FAST} already recorded, {GAMES - FAST} to play" in done.stderr
+    after = tt.recorded(db)
+    assert sorted(after) == list(range(GAMES))
+    assert all(after[i] == recorded[i] for i in recorded)  # the finished games were not played again
