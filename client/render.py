@@ -207,6 +207,8 @@ def label(option: Option, state: State, decision: Decision) -> str:
             return f"the shot strikes bystander {uname(uid)}"
         case "damage", ():
             return "inflict damage"
+        case "damage", (lethal,):
+            return "strike back lethally" if lethal else "strike back non-lethally"
         case "accept", ():
             return "accept the Injury"
         case "avoid", (by,):

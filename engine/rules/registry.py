@@ -41,6 +41,18 @@ Added with the morale module (seed 004), each called from one place in the core:
 - ``movement_bonus(state, unit) -> int``: added to the Movement Minor Action's cells.
 - ``attack_difficulty(state, attacker, target) -> int``: added to an attack's Difficulty.
 
+Added with issue 12's rules audit (each a veto: False from any active module forbids):
+
+- ``can_act(state, unit) -> bool``: False when the unit "cannot make any actions" (seed 004's
+  Unconscious pilot): it still rolls an Opposed defence, but winning one neither strikes back
+  nor fends off (``attack._resolve_melee``), and no commander Directs it
+  (``actions.task_options``).
+- ``can_move(state, unit) -> bool``: False when the unit may not move itself (seed 004's Fear
+  Token). Every way a unit moves asks it: Movement and Sprint (``actions``), fending off
+  (``attack.fend_off_cells``), a bonus Movement (capture), the Movement token and the
+  Breakaway Move of a retreat (morale). ``tests/engine/rules/test_movement_paths.py`` holds
+  every emitter of ``UnitMoved`` to that.
+
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
 A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
@@ -84,6 +96,9 @@ class Module:
     command_bonus: Callable[["State", str], int] | None = None
     movement_bonus: Callable[["State", "Unit"], int] | None = None
     attack_difficulty: Callable[["State", "Unit", "Unit"], int] | None = None
+    # added with issue 12 (vetoes; see the docstring)
+    can_act: Callable[["State", "Unit"], bool] | None = None
+    can_move: Callable[["State", "Unit"], bool] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -121,6 +136,15 @@ def bonus(state: "State", hook: str, *args) -> int:
         if fn is not None:
             total += fn(state, *args)
     return total
+
+
+def allows(state: "State", hook: str, *args) -> bool:
+    """A veto hook (``can_act``, ``can_move``): True unless an active module says False."""
+    for module in active(state):
+        fn = getattr(module, hook)
+        if fn is not None and not fn(state, *args):
+            return False
+    return True
 
 
 def call(ctx: "Context", hook: str, *args) -> None:

@@ -30,5 +30,6 @@ MODULE = register(Module(
     on_end_phase=actions.end_phase,
     after_move=actions.follow,
     can_target=actions.can_target,
+    can_move=actions.can_move,
     points=actions.points,
 ))

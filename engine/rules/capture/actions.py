@@ -27,6 +27,7 @@ from engine.events import (BonusActionTaken, BonusActionsLost, CaptiveEscaped, C
 from engine.model import Option, State, TaskFrame, Unit, other
 from engine.rules.capture import conditions as cond
 from engine.rules.capture import dice as d12
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import actions as core_actions
 from engine.rules.core import attack
@@ -71,6 +72,11 @@ def turn_options(state: State, unit: Unit, opts: list[Option]) -> list[Option]:
     return opts
 
 
+def can_move(state: State, unit: Unit) -> bool:
+    """A captive does not move itself (a retreat's Breakaway Move included); it is dragged."""
+    return not unit.captured
+
+
 def can_target(state: State, unit: Unit, target: Unit) -> bool:
     """No attack on a captive from anywhere: a directed ally's Task or a Ready reaction included
     (the same house rule as in ``turn_options``)."""
@@ -90,7 +96,7 @@ def bonus_options(state: State, unit: Unit) -> list[Option]:
     """The extra Minor Actions a bonus action buys (house rule: any of these, even one already
     taken this turn; Movement within Medium range as usual)."""
     opts: list[Option] = []
-    if not unit.prone:
+    if not unit.prone and registry.allows(state, "can_move", unit):  # a Fear Token (seed 004) forbids it
         opts += [("bonus", "move", x, y) for x, y in core_actions._cells(state, unit, state.board.medium)]
     else:
         opts.append(("bonus", "stand"))
