@@ -130,12 +130,15 @@ def act_capture(ctx: Context, unit: Unit, option: Option) -> None:
 
 
 def wounded_plus_one(ctx: Context, unit: Unit) -> None:
-    """"becomes wounded(+1)": loses ceil(max Stress / 4) Stress, "which can cause an Injury as
-    usual" (RULES-BRIEF): reduced to 0 Stress (seed 001 step 7B), or already at 0 (7C); it is not
+    """"becomes wounded(+1)": loses the Stress of exactly one step (``conditions.wound_step``),
+    "which can cause an Injury as usual" (RULES-BRIEF): reduced to 0 Stress (seed 001 step 7B), or
+    already at 0 (7C, losing no more Stress); it is not
     an attack, so 7A (5 or more damage) does not apply. The Injury is non-lethal and may be
     avoided as usual (the core's injury step)."""
     before = unit.stress
-    ctx.emit(StressLost(unit=unit.id, amount=cond.wound_step(unit)))
+    step = cond.wound_step(unit)
+    if step:
+        ctx.emit(StressLost(unit=unit.id, amount=step))
     injuries = (before > 0 and ctx.state.units[unit.id].stress == 0) + (before == 0)
     if injuries:
         ctx.emit(ProcedureStarted(frame=TaskFrame(unit=unit.id, task="capture", step="injury", winner=unit.id,
