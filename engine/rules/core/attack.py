@@ -41,9 +41,12 @@ def melee_weapon(unit: Unit) -> int:
 
 
 def enemy_in_reach(state: State, unit: Unit) -> bool:
+    """4B's "an enemy within Reach of the attacker": one able to fight. A captive (seed 000's
+    Captured state) is helpless, so no threat (house rule, issue 12)."""
     reach = state.board.reach
     return any(
-        e.side != unit.side and not e.incapacitated and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
+        e.side != unit.side and not e.incapacitated and not e.captured
+        and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
         for e in state.units.values()
     )
 
