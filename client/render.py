@@ -187,6 +187,8 @@ def label(option: Option, state: State, decision: Decision) -> str:
             return "spend a Command Token: re-roll the defender's dice"
         case "reroll", ():
             return "spend a Command Token: re-roll the test"
+        case "token", (side,):
+            return f"spend a Command Token: re-roll side {side}'s pool" + (" (yours)" if side == decision.side else "")
         case "rest", ():
             return "stand down (no action counter: the pilot recovers Endurance)"
         case "boost", ():

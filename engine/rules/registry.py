@@ -53,6 +53,14 @@ Added with issue 12's rules audit (each a veto: False from any active module for
   Breakaway Move of a retreat (morale). ``tests/engine/rules/test_movement_paths.py`` holds
   every emitter of ``UnitMoved`` to that.
 
+And two for seed 004's Command Token re-roll of "one of yours or your opponent's dice rolls,
+which is not damage", so that another module's rolls can be re-rolled with the morale module on
+(the capture module's d12 tests, the challenges module's pools):
+
+- ``can_reroll(state, side) -> bool``: True from any active module lets ``side`` re-roll
+  (``offers``): it has a Command Token to spend.
+- ``pay_reroll(ctx, side, reason)``: spend it (``call``).
+
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
 A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
@@ -99,6 +107,8 @@ class Module:
     # added with issue 12 (vetoes; see the docstring)
     can_act: Callable[["State", "Unit"], bool] | None = None
     can_move: Callable[["State", "Unit"], bool] | None = None
+    can_reroll: Callable[["State", str], bool] | None = None
+    pay_reroll: Callable[["Context", str, str], None] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -145,6 +155,15 @@ def allows(state: "State", hook: str, *args) -> bool:
         if fn is not None and not fn(state, *args):
             return False
     return True
+
+
+def offers(state: "State", hook: str, *args) -> bool:
+    """An offer hook (``can_reroll``): True if an active module says True."""
+    for module in active(state):
+        fn = getattr(module, hook)
+        if fn is not None and fn(state, *args):
+            return True
+    return False
 
 
 def call(ctx: "Context", hook: str, *args) -> None:

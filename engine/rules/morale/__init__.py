@@ -58,4 +58,6 @@ MODULE = register(Module(
     attack_difficulty=pilots.attack_difficulty,
     can_act=pilots.can_act,
     can_move=fear.can_move,
+    can_reroll=tokens.can_pay,
+    pay_reroll=tokens.pay,
 ))

@@ -11,18 +11,16 @@ import pytest
 
 from engine import events as ev
 
-from tests.engine.rules.morale.conftest import MECHS, WIDE_MAP, MoraleScenario
-from tests.engine.rules.scenario import Scenario, of_type
+from tests.engine.rules.morale.conftest import ModulesScenario, MoraleScenario
+from tests.engine.rules.scenario import of_type
 
 ROOT = Path(__file__).resolve().parents[3]
 CAPTURE = '\n[capture]\ncaptor = "a"\n'
 
 
-class BothScenario(MoraleScenario):
+def BothScenario(units, modules=("morale", "capture")):
     """The morale scenario with the capture module on too, in the order given."""
-
-    def __init__(self, units, modules=("morale", "capture"), rounds: int = 3):
-        Scenario.__init__(self, units, WIDE_MAP, rounds, extra=MECHS + CAPTURE, modules=modules)
+    return ModulesScenario(units, modules, extra=CAPTURE)
 
 
 UNITS = [("a1", "a", "chief", 1, 1, True), ("a2", "a", "mech", 1, 3), ("b1", "b", "mech", 9, 5, True)]

@@ -20,6 +20,7 @@ SHORT = {
     "turn": f"{RULES_TESTS}/test_turn.py", "actions": f"{RULES_TESTS}/test_actions.py",
     "attacks": f"{RULES_TESTS}/test_attacks.py", "movement": f"{RULES_TESTS}/test_movement_paths.py",
     "salt": f"{RULES_TESTS}/test_salt.py", "board": "tests/engine/test_board.py",
+    "rerolls": f"{RULES_TESTS}/test_token_rerolls.py",
     "assassination": f"{RULES_TESTS}/challenges/test_assassination.py",
     "sabotage": f"{RULES_TESTS}/challenges/test_sabotage.py",
     "threshold": f"{RULES_TESTS}/challenges/test_threshold_and_cards.py",
