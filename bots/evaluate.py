@@ -256,7 +256,7 @@ def attack_value(state: State, attacker: Unit, weapon: Weapon, target: Unit,
     near = 0
     reach = b.reach
     for e in state.units.values():
-        if e.side != attacker.side and not e.incapacitated:
+        if e.side != attacker.side and not e.incapacitated and not e.captured:  # as attack.enemy_in_reach
             ex, ey = (tx, ty) if e is target else (e.x, e.y)
             if max(abs(ax - ex), abs(ay - ey)) <= reach:
                 near = 1

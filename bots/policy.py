@@ -480,7 +480,9 @@ def _sprint(state: State, d: Decision) -> list[float]:
 # -- morale module (seed 004) -------------------------------------------------------------------------
 
 TOKEN = ev.WEIGHTS["tokens"]  # a Command Token, in victory points
-ROLL_STAKES = {"endurance": 0.3, "wake": 0.5, "fear": 0.4, "fear_end": 0.3, "courage": ev.WIN / 3}
+ROLL_STAKES = {"endurance": 0.3, "wake": 0.5, "fear": 0.4, "fear_end": 0.3, "courage": ev.WIN / 3,
+               # the capture module's rolls, re-rollable with the morale module on (issue 12)
+               "capture": 0.5, "free": 0.4, "escape": 0.4, "bogey_escape": 0.4}
 
 
 def _reroll(state: State, d: Decision) -> list[float]:
@@ -532,6 +534,7 @@ _SCORERS = {
     "sprint": _sprint,
     "reroll": _reroll,
     "test_reroll": _test_reroll,
+    "d12_reroll": _test_reroll,  # a D12Frame's ``test`` names the roll as a MoraleTestFrame's does
     "initiative_reroll": _initiative_reroll,
     "courage_failed": _courage_failed,
 }

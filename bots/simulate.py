@@ -62,7 +62,8 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
                              "recover_stress",
                              "prerogative", "respond", "threshold",  # challenges module (seed 002)
-                             "test_reroll", "reroll", "courage_failed"})  # morale module (seed 004)
+                             "test_reroll", "reroll", "courage_failed",  # morale module (seed 004)
+                             "d12_reroll"})  # capture module's rolls with the morale module on
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:

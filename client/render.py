@@ -259,6 +259,8 @@ def _label(option: Option, state: State, decision: Decision) -> str:
             return "spend a Command Token: re-roll the defender's dice"
         case "reroll", ():
             return "spend a Command Token: re-roll the test"
+        case "token", (side,):
+            return f"spend a Command Token: re-roll side {side}'s pool" + (" (yours)" if side == decision.side else "")
         case "rest", ():
             return "stand down (no action counter: the pilot recovers Endurance)"
         case "boost", ():
@@ -279,6 +281,8 @@ def _label(option: Option, state: State, decision: Decision) -> str:
             return f"the shot strikes bystander {uname(uid)}"
         case "damage", ():
             return "inflict damage"
+        case "damage", (lethal,):
+            return "strike back lethally" if lethal else "strike back non-lethally"
         case "accept", () if decision.kind == "prerogative":
             return "accept the dice as they are (Defender's Prerogative: the challenge ends now)"
         case "accept", () if decision.kind in ("respond", "threshold"):

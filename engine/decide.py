@@ -54,7 +54,7 @@ DEFAULTS: dict[str, Callable[[Decision], Option]] = {
     "buy_dice": lambda d: ("buy", 0),
     "aim": lambda d: ("keep",),
     "bystander": lambda d: ("threat",),
-    "melee_won": lambda d: ("damage",),
+    "melee_won": lambda d: d.options[0],  # ("damage",), or a counter-blow's ("damage", 0)
     "avoid_injury": lambda d: ("accept",),
     "recover_stress": lambda d: d.options[-1],
     "sprint": lambda d: ("stay",),

@@ -41,6 +41,26 @@ Added with the morale module (seed 004), each called from one place in the core:
 - ``movement_bonus(state, unit) -> int``: added to the Movement Minor Action's cells.
 - ``attack_difficulty(state, attacker, target) -> int``: added to an attack's Difficulty.
 
+Added with issue 12's rules audit (each a veto: False from any active module forbids):
+
+- ``can_act(state, unit) -> bool``: False when the unit "cannot make any actions" (seed 004's
+  Unconscious pilot): it still rolls an Opposed defence, but winning one neither strikes back
+  nor fends off (``attack._resolve_melee``), and no commander Directs it
+  (``actions.task_options``).
+- ``can_move(state, unit) -> bool``: False when the unit may not move itself (seed 004's Fear
+  Token). Every way a unit moves asks it: Movement and Sprint (``actions``), fending off
+  (``attack.fend_off_cells``), a bonus Movement (capture), the Movement token and the
+  Breakaway Move of a retreat (morale). ``tests/engine/rules/test_movement_paths.py`` holds
+  every emitter of ``UnitMoved`` to that.
+
+And two for seed 004's Command Token re-roll of "one of yours or your opponent's dice rolls,
+which is not damage", so that another module's rolls can be re-rolled with the morale module on
+(the capture module's d12 tests, the challenges module's pools):
+
+- ``can_reroll(state, side) -> bool``: True from any active module lets ``side`` re-roll
+  (``offers``): it has a Command Token to spend.
+- ``pay_reroll(ctx, side, reason)``: spend it (``call``).
+
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
 A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
@@ -84,6 +104,11 @@ class Module:
     command_bonus: Callable[["State", str], int] | None = None
     movement_bonus: Callable[["State", "Unit"], int] | None = None
     attack_difficulty: Callable[["State", "Unit", "Unit"], int] | None = None
+    # added with issue 12 (vetoes; see the docstring)
+    can_act: Callable[["State", "Unit"], bool] | None = None
+    can_move: Callable[["State", "Unit"], bool] | None = None
+    can_reroll: Callable[["State", str], bool] | None = None
+    pay_reroll: Callable[["Context", str, str], None] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -121,6 +146,24 @@ def bonus(state: "State", hook: str, *args) -> int:
         if fn is not None:
             total += fn(state, *args)
     return total
+
+
+def allows(state: "State", hook: str, *args) -> bool:
+    """A veto hook (``can_act``, ``can_move``): True unless an active module says False."""
+    for module in active(state):
+        fn = getattr(module, hook)
+        if fn is not None and not fn(state, *args):
+            return False
+    return True
+
+
+def offers(state: "State", hook: str, *args) -> bool:
+    """An offer hook (``can_reroll``): True if an active module says True."""
+    for module in active(state):
+        fn = getattr(module, hook)
+        if fn is not None and fn(state, *args):
+            return True
+    return False
 
 
 def call(ctx: "Context", hook: str, *args) -> None:

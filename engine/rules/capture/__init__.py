@@ -10,7 +10,8 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
-from engine.rules.capture import actions
+from engine.model import D12Frame
+from engine.rules.capture import actions, dice
 from engine.rules.registry import Module, register
 
 MODULE = register(Module(
@@ -30,5 +31,9 @@ MODULE = register(Module(
     on_end_phase=actions.end_phase,
     after_move=actions.follow,
     can_target=actions.can_target,
+    can_move=actions.can_move,
+    answers={"d12_reroll": dice.answer_reroll},
+    defaults={"d12_reroll": lambda d: ("keep",)},
+    frame_steps={D12Frame: dice.frame_step},
     points=actions.points,
 ))

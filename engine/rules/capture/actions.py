@@ -24,9 +24,10 @@ from engine.events import (BonusActionTaken, BonusActionsLost, CaptiveEscaped, C
                            DragEnded, DragStarted, ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged,
                            ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitCaptured, UnitMoved,
                            WeaponDrawn)
-from engine.model import Option, State, TaskFrame, Unit, other
+from engine.model import D12Frame, Option, State, TaskFrame, Unit, other
 from engine.rules.capture import conditions as cond
 from engine.rules.capture import dice as d12
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import actions as core_actions
 from engine.rules.core import attack
@@ -71,6 +72,11 @@ def turn_options(state: State, unit: Unit, opts: list[Option]) -> list[Option]:
     return opts
 
 
+def can_move(state: State, unit: Unit) -> bool:
+    """A captive does not move itself (a retreat's Breakaway Move included); it is dragged."""
+    return not unit.captured
+
+
 def can_target(state: State, unit: Unit, target: Unit) -> bool:
     """No attack on a captive from anywhere: a directed ally's Task or a Ready reaction included
     (the same house rule as in ``turn_options``)."""
@@ -90,7 +96,7 @@ def bonus_options(state: State, unit: Unit) -> list[Option]:
     """The extra Minor Actions a bonus action buys (house rule: any of these, even one already
     taken this turn; Movement within Medium range as usual)."""
     opts: list[Option] = []
-    if not unit.prone:
+    if not unit.prone and registry.allows(state, "can_move", unit):  # a Fear Token (seed 004) forbids it
         opts += [("bonus", "move", x, y) for x, y in core_actions._cells(state, unit, state.board.medium)]
     else:
         opts.append(("bonus", "stand"))
@@ -114,22 +120,29 @@ def act_capture(ctx: Context, unit: Unit, option: Option) -> None:
     The interact test rolls the hero's Acuity in d12 (house rule)."""
     target = ctx.state.units[option[1]]
     ctx.emit(TaskAttempted(unit=unit.id, task="capture"))
-    r = d12.test(ctx, unit, "capture", d12.acuity(unit), cond.capture_difficulty(target))
-    if r.passed:
+    d12.test(ctx, unit, "capture", d12.acuity(unit), cond.capture_difficulty(target), target=target.id)
+
+
+def _captured(ctx: Context, f: D12Frame, passed: bool) -> None:
+    if passed:
+        target = ctx.state.units[f.target]
         if target.dragging:
             ctx.emit(DragEnded(unit=target.id))
-        ctx.emit(UnitCaptured(unit=target.id, by=unit.id))
+        ctx.emit(UnitCaptured(unit=target.id, by=f.unit))
     else:
-        wounded_plus_one(ctx, ctx.state.units[unit.id])
+        wounded_plus_one(ctx, ctx.state.units[f.unit])
 
 
 def wounded_plus_one(ctx: Context, unit: Unit) -> None:
-    """"becomes wounded(+1)": loses ceil(max Stress / 4) Stress, "which can cause an Injury as
-    usual" (RULES-BRIEF): reduced to 0 Stress (seed 001 step 7B), or already at 0 (7C); it is not
+    """"becomes wounded(+1)": loses the Stress of exactly one step (``conditions.wound_step``),
+    "which can cause an Injury as usual" (RULES-BRIEF): reduced to 0 Stress (seed 001 step 7B), or
+    already at 0 (7C, losing no more Stress); it is not
     an attack, so 7A (5 or more damage) does not apply. The Injury is non-lethal and may be
     avoided as usual (the core's injury step)."""
     before = unit.stress
-    ctx.emit(StressLost(unit=unit.id, amount=cond.wound_step(unit)))
+    step = cond.wound_step(unit)
+    if step:
+        ctx.emit(StressLost(unit=unit.id, amount=step))
     injuries = (before > 0 and ctx.state.units[unit.id].stress == 0) + (before == 0)
     if injuries:
         ctx.emit(ProcedureStarted(frame=TaskFrame(unit=unit.id, task="capture", step="injury", winner=unit.id,
@@ -141,12 +154,15 @@ def act_free(ctx: Context, unit: Unit, option: Option) -> None:
     making an interact (D(13)) test. If the test is successful, remove the captured state from the
     target character. Any surplus successes may be spent on bonus actions as normal." A failure
     changes nothing (the seed names no cost)."""
-    captive = ctx.state.units[option[1]]
     ctx.emit(TaskAttempted(unit=unit.id, task="free"))
-    r = d12.test(ctx, unit, "free", d12.acuity(unit), cond.FREE_DIFFICULTY)
-    if r.passed:
+    d12.test(ctx, unit, "free", d12.acuity(unit), cond.FREE_DIFFICULTY, target=option[1])
+
+
+def _freed(ctx: Context, f: D12Frame, passed: bool) -> None:
+    if passed:
+        captive = ctx.state.units[f.target]
         _let_go(ctx, captive)
-        ctx.emit(CaptiveFreed(unit=captive.id, by=unit.id))
+        ctx.emit(CaptiveFreed(unit=captive.id, by=f.unit))
 
 
 def _let_go(ctx: Context, captive: Unit) -> None:
@@ -163,15 +179,21 @@ def act_escape(ctx: Context, unit: Unit, option: Option) -> None:
     an enemy character, immediately resolve a CQB between the two characters."
     The escape test rolls the character's Mobility in d12 (house rule); surplus successes beyond
     the two needed when engaged buy bonus actions too."""
-    s = ctx.state
-    guard = cond.guard_of(s, unit)
+    guard = cond.guard_of(ctx.state, unit)
     ctx.emit(TaskAttempted(unit=unit.id, task="escape"))
-    r = d12.test(ctx, unit, "escape", d12.mobility(unit), cond.ESCAPE_DIFFICULTY, needed=2 if guard else 1)
-    if r.passed:
-        _let_go(ctx, unit)
-        ctx.emit(CaptiveEscaped(unit=unit.id))
-        if guard is not None:
-            cqb(ctx, s.units[unit.id], guard)
+    d12.test(ctx, unit, "escape", d12.mobility(unit), cond.ESCAPE_DIFFICULTY, needed=2 if guard else 1,
+             target=guard.id if guard is not None else "")
+
+
+def _escaped(ctx: Context, f: D12Frame, passed: bool) -> None:
+    """A character's escape test or a bogey's escape roll settled: free, then the CQB with the
+    enemy character it was engaged with (``f.target``), if any."""
+    if passed:
+        s = ctx.state
+        _let_go(ctx, s.units[f.unit])
+        ctx.emit(CaptiveEscaped(unit=f.unit))
+        if f.target:
+            cqb(ctx, s.units[f.unit], s.units[f.target])
 
 
 def cqb(ctx: Context, escaper: Unit, enemy: Unit) -> None:
@@ -193,16 +215,10 @@ def turn_started(ctx: Context, unit: Unit) -> None:
     does nothing) and is one Minor Action (``turn_options``)."""
     if not (unit.captured and unit.kind == "bogey"):
         return
-    s = ctx.state
-    guard = cond.guard_of(s, unit)
+    guard = cond.guard_of(ctx.state, unit)
     face = cond.ENGAGED_ESCAPE_FACE if guard else cond.ESCAPE_FACE
     ctx.emit(TaskAttempted(unit=unit.id, task="escape"))
-    rolled = ctx.roll(12, cond.ESCAPE_DICE[unit.tier], "capture:bogey_escape", unit=unit.id, target=face)
-    if any(r >= face for r in rolled):
-        _let_go(ctx, unit)
-        ctx.emit(CaptiveEscaped(unit=unit.id))
-        if guard is not None:
-            cqb(ctx, s.units[unit.id], guard)
+    d12.roll_escape(ctx, unit, cond.ESCAPE_DICE[unit.tier], face, guard.id if guard is not None else "")
 
 
 def act_drag(ctx: Context, unit: Unit, option: Option) -> None:
@@ -302,3 +318,6 @@ def points(state: State) -> dict[str, int]:
             pts[captor] += u.points
         pts[captor] += rules.captive_points if u.kind == "bogey" else rules.character_points
     return pts
+
+
+d12.OUTCOMES.update({"capture": _captured, "free": _freed, "escape": _escaped, d12.BOGEY_ESCAPE: _escaped})

@@ -2,8 +2,9 @@
 
 - a bogey is **down** while an Injury incapacitates it (and it is not dead);
 - a character is **stunned** while it has a non-lethal Injury;
-- **wounded(n)** is read off the Stress track: n = ceil(4 x Stress lost / max Stress), so
-  wounded(4) is 0 Stress; "becomes wounded(+1)" loses ceil(max Stress / 4) Stress;
+- **wounded(n)** is read off the Stress track: n = floor(4 x Stress lost / max Stress), so
+  wounded(4) is exactly 0 Stress; "becomes wounded(+1)" loses the Stress that completes the next
+  quarter, exactly one step (docs/rules.md: RULES-BRIEF's ceil, fixed by issue 12);
 - **captured** (``Unit.captured``) stacks on top of them.
 
 "Engaged" is Reach (RULES-BRIEF "Board": adjacent cells).
@@ -38,16 +39,29 @@ def stunned(u: Unit) -> bool:
 
 
 def wounded(u: Unit) -> int:
-    """n of wounded(n): 0 unhurt, 4 at 0 Stress."""
+    """n of wounded(n): the whole quarters of the Stress track lost, floor(4 x lost / max), so
+    wounded(4) is exactly 0 Stress (issue 12: RULES-BRIEF's ceil made Stress 2 of 11 wounded(4))."""
     if u.stress_max <= 0:
         return 4
     lost = u.stress_max - u.stress
-    return -(-4 * lost // u.stress_max)
+    return 4 * lost // u.stress_max
 
 
 def wound_step(u: Unit) -> int:
-    """The Stress one step of wounded(+1) costs: ceil(max Stress / 4)."""
-    return max(1, -(-u.stress_max // 4))
+    """The Stress "becomes wounded(+1)" costs now: the least that completes the next quarter,
+    ceil((n + 1) x max / 4) - lost, so it is exactly one step whenever max Stress is 4 or more
+    (from full Stress: ceil(max / 4), as RULES-BRIEF says); 0 at 0 Stress (none is left: the
+    step is the Injury of seed 001's 7C). Below 4 max Stress some steps hold no Stress of their
+    own and the next one that does is reached."""
+    if u.stress <= 0 or u.stress_max <= 0:
+        return 0
+    lost = u.stress_max - u.stress
+    n = wounded(u)
+    while True:
+        n += 1
+        need = -(-n * u.stress_max // 4) - lost
+        if need >= 1:
+            return need
 
 
 def engaged(state: State, a: Unit, b: Unit) -> bool:

@@ -8,15 +8,27 @@ highest, so the grouping recorded in the log (``D12Tested.groups``) is one canon
 
 ``test`` rolls through ``ctx.roll`` and records the grouping in a ``D12Tested`` event next to
 the ``DiceRolled`` event, so a replay or an audit re-derives nothing.
+
+Command Token re-rolls (seed 004, with the morale module on; issue 12): a d12 test, or a
+captured bogey's escape roll (``roll_escape``), is a roll that is not damage, so "one of yours or
+your opponent's dice rolls" may be re-rolled. When a side could (it has the token, and the
+result went against it: a failed roll for the roller, a passed one for its opponent) the roll
+is held open in a ``D12Frame``: each side in turn, the roller's first, is asked
+(``d12_reroll``: ``("keep",)`` or ``("reroll",)``; time-out: keep); the whole roll is one roll.
+Then the test is settled as it would have been at once. Without such a side -- any game
+without the morale module -- nothing is held open and the events are what they always were.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
-from engine.events import BonusActionsGained, D12Tested
-from engine.model import Unit
+import msgspec
+
+from engine.events import BonusActionsGained, D12Tested, ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from engine.model import SIDES, D12Frame, Option, State, Unit, other
+from engine.rules import registry
 from engine.rules.context import Context
 
 MAX_DICE = 12  # the exact search visits 3**N subsets: 12 dice is half a million, pools are 1-6
@@ -112,16 +124,88 @@ class TestResult(NamedTuple):
         return max(0, self.successes - self.needed)
 
 
-def test(ctx: Context, unit: Unit, kind: str, dice: int, difficulty: int, needed: int = 1) -> TestResult:
+def test(ctx: Context, unit: Unit, kind: str, dice: int, difficulty: int, needed: int = 1,
+         target: str = "") -> None:
     """Roll ``dice`` d12 for ``unit``'s ``kind`` test against D(``difficulty``); ``needed``
     successes pass. Surplus successes become bonus actions ("Any surplus successes may be spent
-    on bonus actions as normal"; one bonus action is one extra Minor Action, docs/rules.md)."""
+    on bonus actions as normal"; one bonus action is one extra Minor Action, docs/rules.md).
+    What passing or failing does is ``OUTCOMES[kind]``, run once the roll is settled (at once,
+    or after the Command Token window)."""
     nonce = ctx.state.next_nonce
     results = ctx.roll(12, dice, f"capture:{kind}", unit=unit.id, target=difficulty)
-    groups = group_successes(results, difficulty)
-    r = TestResult(len(groups), needed)
-    ctx.emit(D12Tested(unit=unit.id, test=kind, nonce=nonce, difficulty=difficulty, groups=groups,
-                       successes=r.successes, needed=needed, passed=r.passed))
-    if r.passed and r.surplus:
-        ctx.emit(BonusActionsGained(unit=unit.id, count=r.surplus))
-    return r
+    _hold_or_settle(ctx, D12Frame(unit=unit.id, test=kind, difficulty=difficulty, needed=needed, target=target,
+                                  nonce=nonce, rolled=results))
+
+
+BOGEY_ESCAPE = "bogey_escape"
+
+
+def roll_escape(ctx: Context, unit: Unit, dice: int, face: int, guard: str) -> None:
+    """A captured bogey's escape roll: ``dice`` d12, escaping if any is ``face`` or more."""
+    nonce = ctx.state.next_nonce
+    results = ctx.roll(12, dice, "capture:bogey_escape", unit=unit.id, target=face)
+    _hold_or_settle(ctx, D12Frame(unit=unit.id, test=BOGEY_ESCAPE, difficulty=face, target=guard,
+                                  nonce=nonce, rolled=results))
+
+
+# test -> function(ctx, frame, passed): what the settled roll does (``engine.rules.capture.actions``)
+OUTCOMES: dict[str, Callable[[Context, D12Frame, bool], None]] = {}
+
+
+def passed(f: D12Frame) -> bool:
+    if f.test == BOGEY_ESCAPE:
+        return any(r >= f.difficulty for r in f.rolled)
+    return len(group_successes(f.rolled, f.difficulty)) >= f.needed
+
+
+def _wants(state: State, f: D12Frame, side: str) -> bool:
+    """The result went against ``side``: a failed roll for the roller, a passed one for its opponent."""
+    return passed(f) == (side != state.units[f.unit].side)
+
+
+def _can_reroll(state: State, f: D12Frame, side: str) -> bool:
+    return side not in f.asked and _wants(state, f, side) and registry.offers(state, "can_reroll", side)
+
+
+def _hold_or_settle(ctx: Context, f: D12Frame) -> None:
+    s = ctx.state
+    if s.modules and any(_can_reroll(s, f, side) for side in SIDES):
+        ctx.emit(ProcedureStarted(frame=f))
+    else:
+        _settle(ctx, f)
+
+
+def frame_step(ctx: Context, f: D12Frame) -> None:
+    s = ctx.state
+    roller = s.units[f.unit].side
+    for side in (roller, other(roller)):
+        if _can_reroll(s, f, side):
+            ctx.ask(side, "d12_reroll", [("keep",), ("reroll",)], unit=f.unit)
+            return
+    ctx.emit(ProcedureEnded())
+    _settle(ctx, f)
+
+
+def answer_reroll(ctx: Context, option: Option) -> None:
+    f: D12Frame = ctx.state.stack[-1]
+    side = ctx.events[-1].side  # the OptionChosen just emitted
+    if option[0] == "reroll":
+        registry.call(ctx, "pay_reroll", side, f"re-roll capture:{f.test}")
+        nonce = ctx.state.next_nonce
+        rolled = ctx.roll(12, len(f.rolled), f"capture:{f.test}", unit=f.unit, target=f.difficulty, replaces=f.nonce)
+        f = msgspec.structs.replace(f, rolled=rolled, nonce=nonce, asked=f.asked + (side,))
+    else:
+        f = msgspec.structs.replace(f, asked=f.asked + (side,))
+    ctx.emit(ProcedureUpdated(frame=f))
+
+
+def _settle(ctx: Context, f: D12Frame) -> None:
+    ok = passed(f)
+    if f.test != BOGEY_ESCAPE:
+        groups = group_successes(f.rolled, f.difficulty)
+        r = TestResult(len(groups), f.needed)
+        ctx.emit(D12Tested(unit=f.unit, test=f.test, nonce=f.nonce, difficulty=f.difficulty, groups=groups,
+                           successes=r.successes, needed=f.needed, passed=r.passed))
+        if r.passed and r.surplus:
+            ctx.emit(BonusActionsGained(unit=f.unit, count=r.surplus))
+    OUTCOMES[f.test](ctx, f, ok)

@@ -15,13 +15,13 @@ from engine.events import ActionPointsChanged, SaltDrawn
 from engine.model import SIDES, ChallengeFrame, State
 from engine.rules.context import Context
 from engine.rules.registry import Module, register
+from engine.rules.salt import draw_salt
 from engine.rules.challenges import cards, hidden, operations, procedure
-
-SALT_DICE = 4  # 4 d65536: 64 secret bits
 
 
 def on_game_start(ctx: Context) -> None:
-    salt = ctx.roll(65536, SALT_DICE, hidden.SALT)
+    # 8 d65536: 128 secret bits (engine.rules.salt; issue 12 raised it from 4 d65536, 64 bits)
+    salt = draw_salt(ctx, hidden.SALT)
     ctx.emit(SaltDrawn(salt=salt))
     cards.deal(ctx)
 

@@ -25,6 +25,7 @@ from engine.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityD
                            FateChanged, InjurySuffered, ProcedureEnded, ProcedureStarted, ProcedureUpdated,
                            StealthChanged)
 from engine.model import ChallengeFrame, Option, State, Unit, other
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.challenges import dice
 from engine.rules.challenges.cards import playable
@@ -112,12 +113,33 @@ def _roll(ctx: Context, f: ChallengeFrame) -> None:
 
 
 def options(state: State, f: ChallengeFrame, side: str) -> list[Option]:
-    """accept, then fate (with enough fate and a failed die to re-roll), then each card held."""
+    """accept, then fate (with enough fate and a failed die to re-roll), then Command Token
+    re-rolls (``token_options``), then each card held."""
     opts: list[Option] = [("accept",)]
     fate, pool = (f.afate, f.apool) if side == f.aside else (f.dfate, f.dpool)
     if fate >= FATE_COST and dice.failed(pool):
         opts.append(("fate", FATE_COST))
+    opts += token_options(state, f, side)
     opts += [("card", c) for c in playable(state.hands.get(side, []))]
+    return opts
+
+
+def token_options(state: State, f: ChallengeFrame, side: str) -> list[Option]:
+    """seed 004 "Command Tokens" with the morale module on: "Re-roll one of yours or your
+    opponent's dice rolls, which is not damage." A side with a token to spend (the registry's
+    ``can_reroll``) may re-roll a pool, all its dice as one roll: ``("token", pool_side)``, its own
+    pool while it holds a failed die, the opponent's while it holds a success. Like fate or a
+    card it cedes the Defender's Prerogative (issue 12)."""
+    if not state.modules or not registry.offers(state, "can_reroll", side):
+        return []
+    opts: list[Option] = []
+    own = f.apool if side == f.aside else f.dpool
+    if dice.failed(own):
+        opts.append(("token", side))
+    if f.dside:
+        theirs = f.dpool if side == f.aside else f.apool
+        if dice.succeeded(theirs):
+            opts.append(("token", other(side)))
     return opts
 
 
@@ -136,6 +158,8 @@ def answer(ctx: Context, option: Option) -> None:
         return
     if option[0] == "fate":
         f = _spend_fate(ctx, f, side)
+    elif option[0] == "token":
+        f = _spend_token(ctx, f, side, str(option[1]))
     else:
         f = _play_card(ctx, f, side, str(option[1]))
     # "he cedes his Defender's Prerogative and the attacker is given a chance to respond"
@@ -173,6 +197,17 @@ def _spend_fate(ctx: Context, f: ChallengeFrame, side: str) -> ChallengeFrame:
     nonce = ctx.state.next_nonce
     faces = ctx.roll(dice.SIDES, len(idx), "challenge:fate", unit=uid or f.target, replaces=_nonce(f, side))
     return _with(f, side, pool=dice.replace_at(pool, idx, faces), fate=fate - FATE_COST, nonce=nonce)
+
+
+def _spend_token(ctx: Context, f: ChallengeFrame, side: str, whose: str) -> ChallengeFrame:
+    """A Command Token re-rolls ``whose`` pool, every die of it as one roll (seed 004: "Rolling
+    several dice at once ... is classed as one roll")."""
+    registry.call(ctx, "pay_reroll", side, f"re-roll challenge:{f.op}")
+    pool, _ = _own(f, whose)
+    nonce = ctx.state.next_nonce
+    faces = ctx.roll(dice.SIDES, len(pool), "challenge:token", unit=side_unit(f, whose) or f.target,
+                     replaces=_nonce(f, whose))
+    return _with(f, whose, pool=faces, nonce=nonce)
 
 
 def _play_card(ctx: Context, f: ChallengeFrame, side: str, name: str) -> ChallengeFrame:

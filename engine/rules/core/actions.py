@@ -54,7 +54,7 @@ def minor_options(state: State, unit: Unit) -> list[Option]:
         opts.append(("stand",))
     # Movement: "moves to any point within Medium range. This Minor Action cannot be carried out
     # if the character performs any movement-related Tasks." A prone unit stands first (house rule).
-    if "move" not in taken and turn.task != "sprint" and not unit.prone:
+    if "move" not in taken and turn.task != "sprint" and not unit.prone and registry.allows(state, "can_move", unit):
         budget = state.board.medium + registry.bonus(state, "movement_bonus", unit)
         opts += [("move", x, y) for x, y in _cells(state, unit, budget)]
     return opts
@@ -105,7 +105,7 @@ def task_options(state: State, unit: Unit, directed: bool = False) -> list[Optio
     opts: list[Option] = attack.attack_options(s, unit)
     opts.append(("recover",))
     in_turn = not directed
-    if not (in_turn and "move" in s.turn.minors):
+    if not (in_turn and "move" in s.turn.minors) and registry.allows(s, "can_move", unit):
         opts.append(("sprint",))
     for ally in s.units.values():
         if ally.side == unit.side and ally.injury == "lethal" and not ally.dead and not ally.stabilised \
@@ -127,7 +127,8 @@ def task_options(state: State, unit: Unit, directed: bool = False) -> list[Optio
                 opts.append(("assist", ally.id))
         if unit.commander:  # "Direct: this action is only available for commanding officers."
             for ally in s.units.values():
-                if ally.side == unit.side and ally.id != unit.id and not ally.incapacitated and not ally.directed:
+                if ally.side == unit.side and ally.id != unit.id and not ally.incapacitated and not ally.directed \
+                        and registry.allows(s, "can_act", ally):  # a unit that cannot act is not directed
                     opts.append(("direct", ally.id))
     return opts
 

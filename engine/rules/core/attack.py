@@ -41,9 +41,12 @@ def melee_weapon(unit: Unit) -> int:
 
 
 def enemy_in_reach(state: State, unit: Unit) -> bool:
+    """4B's "an enemy within Reach of the attacker": one able to fight. A captive (seed 000's
+    Captured state) is helpless, so no threat (house rule, issue 12)."""
     reach = state.board.reach
     return any(
-        e.side != unit.side and not e.incapacitated and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
+        e.side != unit.side and not e.incapacitated and not e.captured
+        and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
         for e in state.units.values()
     )
 
@@ -60,8 +63,7 @@ def attack_options(state: State, unit: Unit, only: Unit | None = None, verb: str
     weapons = [(i, w) for i, w in enumerate(unit.weapons) if i not in unit.stowed]
     if not any(w.kind == "melee" for _, w in weapons):
         weapons.append((-1, UNARMED))  # step 1: "attacking with no weapon (an Unarmed Strike)"
-    # seed 001 "Lethal Attacks": an NPC must spend one Threat to make a Lethal attack.
-    lethal_choices = (0, 1) if unit.kind == "hero" or state.threat[unit.side] >= 1 else (0,)
+    lethal_choices = lethal_options(state, unit)
     opts: list[Option] = []
     targets = [only] if only is not None else state.units.values()
     vetoes = [m.can_target for m in registry.active(state) if m.can_target] if state.modules else ()
@@ -76,14 +78,24 @@ def attack_options(state: State, unit: Unit, only: Unit | None = None, verb: str
     return opts
 
 
+def lethal_options(state: State, unit: Unit) -> tuple[int, ...]:
+    """0 (Non-lethal) and, if ``unit`` may make it, 1 (Lethal): seed 001 "Lethal Attacks": an NPC
+    must spend one Threat to make a Lethal attack."""
+    return (0, 1) if unit.kind == "hero" or state.threat[unit.side] >= 1 else (0,)
+
+
+def pay_for_lethal(ctx: Context, attacker: Unit) -> None:
+    """step 3 / "Lethal Attacks": a hero adds one Threat (to the opponent's pool, since the
+    opponent plays the GM); an NPC spends one Threat of its own side."""
+    if attacker.kind == "hero":
+        ctx.emit(PoolChanged(side=other(attacker.side), pool="threat", delta=1, reason="lethal attack"))
+    else:
+        ctx.emit(PoolChanged(side=attacker.side, pool="threat", delta=-1, reason="lethal attack"))
+
+
 def declare(ctx: Context, attacker: Unit, target_id: str, weapon: int, lethal: bool) -> None:
     if lethal:
-        # step 3 / "Lethal Attacks": a hero adds one Threat (to the opponent's pool, since the
-        # opponent plays the GM); an NPC spends one Threat of its own side.
-        if attacker.kind == "hero":
-            ctx.emit(PoolChanged(side=other(attacker.side), pool="threat", delta=1, reason="lethal attack"))
-        else:
-            ctx.emit(PoolChanged(side=attacker.side, pool="threat", delta=-1, reason="lethal attack"))
+        pay_for_lethal(ctx, attacker)
     ctx.emit(ProcedureStarted(frame=TaskFrame(unit=attacker.id, task="attack", target=target_id,
                                               weapon=weapon, lethal=lethal)))
 
@@ -162,7 +174,13 @@ def _resolve_melee(ctx: Context, f: TaskFrame, a: TaskResult) -> None:
         update(ctx, f, step="outcome", winner=attacker.id, victim=target.id)
     elif t_passed:
         gain_momentum(ctx, target.side, t_momentum, "melee defence")
-        update(ctx, f, step="outcome", winner=target.id, victim=attacker.id)
+        if registry.allows(s, "can_act", target):
+            update(ctx, f, step="outcome", winner=target.id, victim=attacker.id)
+        else:
+            # seed 004: a unit whose pilot is Unconscious "cannot make any actions": it may defend
+            # (the roll is not an action), but its win only fends the attack away; it neither
+            # strikes back nor steps off (issue 12 #21).
+            ctx.emit(ProcedureEnded())
     else:
         ctx.emit(ProcedureEnded())
 
@@ -189,7 +207,10 @@ def answer_bystander(ctx: Context, option: Option) -> None:
 
 
 def fend_off_cells(state: State, winner: Unit, loser: Unit) -> list[tuple[int, int]]:
-    """Cells one step away where the winner stands outside the loser's Reach."""
+    """Cells one step away where the winner stands outside the loser's Reach; none for a unit
+    that may not move (the registry's ``can_move``: seed 004's Fear Token)."""
+    if not registry.allows(state, "can_move", winner):
+        return []
     occupied = {(u.x, u.y) for u in state.units.values() if not u.dead}
     cells = geo.reachable(state.board, (winner.x, winner.y), 2, occupied)
     return sorted(
@@ -199,14 +220,34 @@ def fend_off_cells(state: State, winner: Unit, loser: Unit) -> list[tuple[int, i
     )
 
 
+def strike_options(state: State, f: TaskFrame) -> list[Option]:
+    """How the melee's winner may inflict damage: ("damage",) for the attacker, whose declaration
+    stands; for a target that won, its own declaration, ("damage", 0) Non-lethal and, if it may
+    make one, ("damage", 1) Lethal, paid as any Lethal attack (seed 001 "Lethal Attacks"; the
+    counter-blow is the winner's attack, so its side decides and pays: issue 12 #23)."""
+    if f.winner == f.unit:
+        return [("damage",)]
+    return [("damage", lethal) for lethal in lethal_options(state, state.units[f.winner])]
+
+
 def _outcome(ctx: Context, f: TaskFrame) -> None:
     s = ctx.state
     winner, loser = s.units[f.winner], s.units[f.victim]
-    opts: list[Option] = [("damage",)] + [("fend", x, y) for x, y in fend_off_cells(s, winner, loser)]
+    opts: list[Option] = strike_options(s, f) + [("fend", x, y) for x, y in fend_off_cells(s, winner, loser)]
     if len(opts) == 1:
-        update(ctx, f, step="damage")
+        _strike(ctx, f, opts[0])
     else:
         ctx.ask(winner.side, "melee_won", opts, unit=winner.id)
+
+
+def _strike(ctx: Context, f: TaskFrame, option: Option) -> None:
+    if len(option) == 1:
+        update(ctx, f, step="damage")
+        return
+    lethal = bool(option[1])
+    if lethal:
+        pay_for_lethal(ctx, ctx.state.units[f.winner])
+    update(ctx, f, step="damage", lethal=lethal)
 
 
 def answer_melee_won(ctx: Context, option: Option) -> None:
@@ -219,7 +260,7 @@ def answer_melee_won(ctx: Context, option: Option) -> None:
         ctx.emit(UnitMoved(unit=f.winner, x=option[1], y=option[2]))
         after_move(ctx, f.winner)
     else:
-        update(ctx, f, step="damage")
+        _strike(ctx, f, option)
 
 
 # -- steps 5-7 -------------------------------------------------------------------------------------

@@ -56,4 +56,8 @@ MODULE = register(Module(
     command_bonus=tokens.command_bonus,
     movement_bonus=lambda state, unit: unit.move_bonus,
     attack_difficulty=pilots.attack_difficulty,
+    can_act=pilots.can_act,
+    can_move=fear.can_move,
+    can_reroll=tokens.can_pay,
+    pay_reroll=tokens.pay,
 ))

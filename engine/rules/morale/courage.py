@@ -20,6 +20,7 @@ from __future__ import annotations
 from engine import board as geo
 from engine.events import CourageFailed, CourageTestDue, UnitMoved
 from engine.model import SIDES, Option, Outcome, State, other
+from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.morale import rolls, tokens
 
@@ -100,9 +101,11 @@ def retreat(ctx: Context, side: str) -> None:
     action. After that the team is classed as losing the game." Breakaway Move (*adapted*: seed
     004's movement chapter is not in the excerpt): each unit in an enemy's Reach moves, within
     its Movement (the Medium band), to the cell farthest from the nearest enemy, out of every
-    enemy's Reach if it can. The game ends in ``on_idle`` once the End Phase's tests are done."""
+    enemy's Reach if it can. A unit that may not move (a Fear Token: "cannot make any move
+    actions"; the registry's ``can_move``) stays. The game ends in ``on_idle`` once the End
+    Phase's tests are done."""
     s = ctx.state
-    for u in [u for u in s.side_units(side) if not u.incapacitated]:
+    for u in [u for u in s.side_units(side) if not u.incapacitated and registry.allows(s, "can_move", u)]:
         enemies = [e for e in s.units.values() if e.side != side and not e.incapacitated]
         if not any(geo.distance(u.x, u.y, e.x, e.y) <= s.board.reach for e in enemies):
             continue

@@ -74,6 +74,13 @@ MOVE_ACTIONS = ("move", "sprint", "boost")
 AID_OR_SUPPORT = ("first_aid", "assist", "direct")
 
 
+def can_move(state: State, unit: Unit) -> bool:
+    """"Units with Fear Tokens cannot make any move actions": the registry's ``can_move``, asked by
+    every way a unit moves itself (Movement, Sprint, fending off, a bonus Movement, the Movement
+    token, the Breakaway Move of a retreat)."""
+    return not unit.fear
+
+
 def filter_options(state: State, unit: Unit, opts: list) -> list:
     out = []
     for o in opts:

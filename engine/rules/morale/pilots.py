@@ -50,6 +50,13 @@ def can_activate(state: State, unit: Unit) -> bool:
     return not unit.unconscious and not unit.resting
 
 
+def can_act(state: State, unit: Unit) -> bool:
+    """"Well the pilot is Unconscious, the Unit they are in cannot make any actions": it still
+    rolls its Opposed defence in melee (a roll, not an action), but winning it neither strikes back
+    nor fends off, and no commander Directs it (the registry's ``can_act``)."""
+    return not unit.unconscious
+
+
 def rest_options(state: State, unit: Unit) -> list[Option]:
     """*Adapted*: the core activates every unit able to act, and activating places the action
     counter, so "pilots that have no action counters on their unit" would never recover. A unit

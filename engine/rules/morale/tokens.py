@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
 from engine.model import SIDES, Option, State, Unit
+from engine.rules import registry
 from engine.rules.context import Context
 
 COMMAND_UNIT_BONUS = 1  # house rule: a side with a "Command Unit" able to fight adds 1 to its TCV
@@ -71,7 +72,8 @@ def turn_options(state: State, unit: Unit) -> list[Option]:
     if not can_pay(state, unit.side):
         return []
     opts: list[Option] = []
-    if "move" not in state.turn.minors and state.turn.task != "sprint" and not unit.fear and not unit.prone:
+    if ("move" not in state.turn.minors and state.turn.task != "sprint" and not unit.prone
+            and registry.allows(state, "can_move", unit)):  # not for a unit with Fear (it cannot move)
         opts.append(("boost",))
     for u in state.units.values():
         if u.side == unit.side and u.id != unit.id and u.acted and not u.incapacitated and not u.unconscious:

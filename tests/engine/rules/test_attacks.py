@@ -77,8 +77,42 @@ def test_the_defender_who_wins_a_melee_makes_the_successful_attack_instead():
     events = s.task("attack", "b1", 1, 0, dice=(19, 18, 1, 4))  # defender: 2 + 1 = 3 successes
     assert frame(events).winner == "b1" and frame(events).victim == "a1"
     assert s.pending.kind == "melee_won" and s.pending.side == "b"
-    events = s.when("damage", dice=(1, 1, 3, 4))  # b1's knife 2 + Security 2 = 4 Challenge Dice
+    events = s.when("damage", 0, dice=(1, 1, 3, 4))  # b1's knife 2 + Security 2 = 4 Challenge Dice
     assert ev.StressLost(unit="a1", amount=2) in events
+
+
+def test_the_defender_who_wins_a_melee_declares_its_own_blow_and_an_npc_pays_threat_for_a_lethal_one():
+    # seed 001 "Lethal Attacks": "A Non-Player Character who makes a Lethal attack must spend one
+    # point of Threat." The counter-blow is the winner's attack, not the attacker's (issue 12 #23).
+    s = melee()
+    s.task("attack", "b1", 1, 1, dice=(19, 18, 1, 4))  # a1 attacks lethally: b gets 1 Threat
+    assert s.state.threat["b"] == 1
+    damage = [o for o in s.pending.options if o[0] == "damage"]
+    assert damage == [("damage", 0), ("damage", 1)]  # b decides, whatever a1 declared
+    events = s.when("damage", 1, dice=(1, 1, 3, 4))
+    assert ev.PoolChanged(side="b", pool="threat", delta=-1, reason="lethal attack") in events
+    assert s.state.threat["b"] == 0 and frame(events).lethal
+
+
+def test_an_npc_without_threat_strikes_back_only_non_lethally():
+    s = melee()
+    s.task("attack", "b1", 1, 0, dice=(19, 18, 1, 4))  # b has no Threat to spend
+    assert [o for o in s.pending.options if o[0] == "damage"] == [("damage", 0)]
+    events = s.when("damage", 0, dice=(2, 2, 1, 5))  # 6 damage: an Injury
+    assert not [e for e in of_type(events, ev.PoolChanged) if e.pool == "threat" and e.reason == "lethal attack"]
+    events = s.when("accept")
+    assert ev.InjurySuffered(unit="a1", lethal=False, result="nonlethal") in events
+
+
+def test_a_hero_who_wins_the_melee_it_defends_adds_threat_to_the_opponent_for_a_lethal_blow():
+    # "A Player Character who makes a Lethal attack ... adds one point to the Threat Pool."
+    s = Scenario(MELEE).play_to_turn("b1")
+    s.task("attack", "a1", 1, 0, dice=(19, 18, 1, 4))  # b1 attacks non-lethally; a1 wins
+    assert s.pending.kind == "melee_won" and s.pending.side == "a"
+    assert [o for o in s.pending.options if o[0] == "damage"] == [("damage", 0), ("damage", 1)]
+    events = s.when("damage", 1, dice=(1, 1, 3, 4))
+    assert ev.PoolChanged(side="b", pool="threat", delta=1, reason="lethal attack") in events
+    assert frame(events).lethal
 
 
 def test_fending_off_leaves_the_enemys_reach_instead_of_inflicting_damage():
@@ -214,7 +248,7 @@ def test_no_injury_condition_means_only_stress_is_lost():
 def _hit_a1(s: Scenario) -> None:
     """b1 wins a melee a1 started, and hits a1 for 7: one Injury."""
     s.task("attack", "b1", 1, 0, dice=(19, 18, 1, 4))
-    s.when("damage", dice=(2, 2, 2, 1))
+    s.when("damage", 0, dice=(2, 2, 2, 1))
 
 
 def test_a_hero_avoids_an_injury_for_a_complication():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from engine import events as ev
+from engine.rules.capture import conditions as cond
 from engine.model import TaskFrame
 
 from tests.engine.rules.capture.capture_scenario import capture_scenario
@@ -58,7 +61,7 @@ def test_wounded_plus_one_at_low_stress_causes_an_injury_as_usual():
     # RULES-BRIEF: "becomes wounded(+1)" ... "which can cause an Injury as usual"
     s = capture_scenario(UNITS).given(DOWN, ev.StressLost(unit="a1", amount=9)).play_to_turn("a1")
     events = s.when("capture", "b1", dice=(2, 3))
-    assert ev.StressLost(unit="a1", amount=3) in events and s.unit("a1").stress == 0
+    assert ev.StressLost(unit="a1", amount=2) in events and s.unit("a1").stress == 0  # wounded(3) -> wounded(4)
     assert isinstance(s.state.stack[-1], TaskFrame) and s.state.stack[-1].step == "injury"
     assert s.pending.kind == "avoid_injury" and s.pending.unit == "a1"
     events = s.when("accept")
@@ -79,8 +82,8 @@ def test_an_enemy_character_stunned_is_captured_against_its_fxm_and_keeps_its_wo
 
 def test_an_enemy_character_at_wounded_3_or_4_may_be_captured_but_not_at_wounded_2():
     units = [("a1", "a", "hero", 1, 1), ("b1", "b", "hero", 2, 1), ("b2", "b", "grunt", 6, 6)]
-    for lost, offered in ((3, False), (5, False), (6, True), (8, True), (9, True), (11, True)):
-        # Stress 11: n = ceil(4 x lost / 11): 3-5 lost is wounded(2), 6-8 wounded(3), 9-11 wounded(4)
+    for lost, offered in ((3, False), (5, False), (6, False), (8, False), (9, True), (10, True), (11, True)):
+        # Stress 11: n = floor(4 x lost / 11): 6-8 lost is wounded(2), 9-10 wounded(3), 11 (0 Stress) wounded(4)
         s = capture_scenario(units).given(ev.StressLost(unit="b1", amount=lost)).play_to_turn("a1")
         assert (("capture", "b1") in s.pending.options) is offered, lost
 
@@ -132,3 +135,39 @@ def test_without_the_module_nothing_of_it_is_offered():
 
     s = Scenario(UNITS).given(DOWN).play_to_turn("a1")
     assert not [o for o in s.pending.options if o[0] in ("capture", "free", "drag", "exit", "bonus", "escape")]
+
+
+# -- wounded(n) on the Stress track (RULES-BRIEF "Conditions", as docs/rules.md fixes it: issue 12 #24) --
+
+
+def _hero_at(stress_lost: int, stress_max: int = 11):
+    u = capture_scenario(UNITS).unit("a1")
+    return msgspec.structs.replace(u, stress_max=stress_max, stress=stress_max - stress_lost)
+
+
+def test_wounded_n_counts_whole_quarters_of_the_stress_track_and_wounded_4_is_exactly_0_stress():
+    # max Stress 11: 0-2 lost wounded(0), 3-5 wounded(1), 6-8 wounded(2), 9-10 wounded(3), 11 wounded(4)
+    assert [cond.wounded(_hero_at(lost)) for lost in range(12)] == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4]
+    for stress_max in range(1, 25):
+        for lost in range(stress_max + 1):
+            n = cond.wounded(_hero_at(lost, stress_max))
+            assert (n == 4) == (lost == stress_max), (stress_max, lost)  # wounded(4) iff 0 Stress
+
+
+def test_wounded_plus_one_is_exactly_one_step_whatever_the_max_stress():
+    for stress_max in range(4, 25):
+        for lost in range(stress_max):
+            u = _hero_at(lost, stress_max)
+            n, step = cond.wounded(u), cond.wound_step(u)
+            assert step >= 1 and cond.wounded(_hero_at(lost + step, stress_max)) == n + 1, (stress_max, lost)
+            if step > 1:  # the least Stress that does it
+                assert cond.wounded(_hero_at(lost + step - 1, stress_max)) == n, (stress_max, lost)
+    assert cond.wound_step(_hero_at(11)) == 0  # at 0 Stress there is none left to lose: an Injury (7C)
+
+
+def test_a_failed_capture_from_wounded_0_goes_to_wounded_1_not_2():
+    # max Stress 11, 1 lost (wounded(0)): the failed test costs 2 Stress, to 3 lost: wounded(1)
+    s = capture_scenario(UNITS).given(DOWN, ev.StressLost(unit="a1", amount=1)).play_to_turn("a1")
+    events = s.when("capture", "b1", dice=(8, 7))
+    assert ev.StressLost(unit="a1", amount=2) in events
+    assert cond.wounded(s.unit("a1")) == 1 and s.unit("a1").stress == 8

@@ -115,3 +115,17 @@ def test_with_no_free_cell_next_to_its_dragger_the_captive_is_left_behind():
     ctx = Context(s.state, ScriptedDice(()))
     follow(ctx, "a1")  # now every cell next to a1 is wall or taken
     assert ctx.events == [ev.DragEnded(unit="a1")] and s.unit("b1").x == 5
+
+
+def test_a_captive_next_to_its_captor_is_no_enemy_within_reach_for_its_ranged_attacks():
+    # seed 001 4B: "The Difficulty of this Task increases by 1 if there is an enemy within Reach of
+    # the attacker." A helpless captive is no threat (issue 12 #25): a1's shot at b2 stays at 2.
+    s = dragging_scene().play_to_turn("a1")  # the captive b1 stands in a1's Reach
+    events = s.task("attack", "b2", 0, 0, dice=(10, 10, 3, 3, 3, 3, 3))  # two successes
+    assert [r.purpose for r in of_type(events, ev.DiceRolled)] == ["task:attack", "damage"]
+
+
+def test_an_enemy_that_escaped_threatens_again():
+    s = dragging_scene().given(ev.CaptiveEscaped(unit="b1")).play_to_turn("a1")
+    events = s.task("attack", "b2", 0, 0, dice=(10, 10))  # two successes against 3
+    assert [r.purpose for r in of_type(events, ev.DiceRolled)] == ["task:attack"]

@@ -1,6 +1,6 @@
 """A small mission with the challenges module on, for given/when/then tests with scripted dice.
 
-Starting a game rolls the salt (4 dice) before the initiative (2 dice); ``CScenario.start``
+Starting a game rolls the salt (8 dice) before the initiative (2 dice); ``CScenario.start``
 scripts both (side a wins the initiative). The opening hands are empty (``hand = 0``): a test
 gives cards with ``CardDrawn`` events.
 """
@@ -133,7 +133,7 @@ structure = 3
 points = 1
 """
 
-SALT = (7, 7, 7, 7)
+SALT = (7,) * 8  # 8 d65536: 128 bits (engine.rules.salt)
 
 
 def challenge_text(units, map: str = OPEN_MAP, rounds: int = 3, challenges: str = CHALLENGES + FACILITIES) -> str:

@@ -11,7 +11,7 @@ FILES = {
     "assassination": "test_assassination.py", "sabotage": "test_sabotage.py",
     "threshold": "test_threshold_and_cards.py", "stealth": "test_stealth.py",
     "mission": "test_mission_data.py", "hidden": "test_hidden.py", "state": "test_procedure_state.py",
-    "dice": "test_dice.py",
+    "dice": "test_dice.py", "salt": "../test_salt.py",
 }
 
 

@@ -121,3 +121,11 @@ class MoraleScenario(Scenario):
 @pytest.fixture
 def scenario():
     return MoraleScenario
+
+
+class ModulesScenario(MoraleScenario):
+    """The morale scenario with other modules on too (``modules``, in that order), ``extra`` the
+    other modules' mission data and profiles; ``start`` dice default as the modules need."""
+
+    def __init__(self, units, modules=("morale",), extra: str = "", map: str = WIDE_MAP, rounds: int = 3):
+        Scenario.__init__(self, units, map, rounds, extra=MECHS + extra, modules=modules)

@@ -110,3 +110,35 @@ def test_resting_is_offered_only_before_any_action():
     s = MoraleScenario(DUEL).play_to_turn("a1").tokens(0, 0)
     s.when("prone")
     assert ("rest",) not in s.pending.options
+
+
+def _unconscious_b1_attacked_in_melee():
+    s = MoraleScenario([("a1", "a", "chief", 1, 1, True), ("a2", "a", "mech", 1, 3), ("b1", "b", "mech", 2, 1, True)])
+    s.unconscious("b1")
+    s.start()
+    s.tokens(0, 0)
+    s.when("first", "a", dice=(5,))  # b1's wake-up roll fails
+    s.when("unit", "a1")
+    return s
+
+
+def test_an_unconscious_pilots_unit_defends_in_melee_but_winning_neither_strikes_back_nor_fends_off():
+    # "Well the pilot is Unconscious, the Unit they are in cannot make any actions." (issue 12 #21)
+    s = _unconscious_b1_attacked_in_melee()
+    # a1's knife: no success; b1's defence: 1 and 4 against 12, three successes: b1 wins the Opposed Task
+    events = s.task("attack", "b1", 1, 0, dice=(19, 18, 1, 4))
+    assert [r.purpose for r in of_type(events, ev.DiceRolled)] == ["task:attack", "defence:attack"]  # it defends
+    assert ev.ProcedureEnded() in events and not s.state.stack  # the attack simply fails
+    assert s.pending is None or s.pending.kind != "melee_won"
+    assert not of_type(events, ev.StressLost) and not of_type(events, ev.UnitMoved)
+    assert s.unit("a1").stress == s.unit("a1").stress_max and (s.unit("b1").x, s.unit("b1").y) == (2, 1)
+
+
+def test_a_commander_cannot_direct_a_unit_whose_pilot_is_unconscious():
+    s = MoraleScenario([("a1", "a", "chief", 1, 1, True), ("a2", "a", "mech", 1, 3), ("b1", "b", "mech", 6, 6, True)])
+    s.unconscious("a2")
+    s.start()
+    s.tokens(0, 0)
+    s.when("first", "a", dice=(5,))
+    s.when("unit", "a1")
+    assert ("direct", "a2") not in s.pending.options
