@@ -178,7 +178,7 @@ async def test_sigkill_again_and_again_under_load_loses_nothing_and_leaves_nothi
     tasks: list[asyncio.Task] = []
 
     async def start() -> ServerProcess:
-        server = ServerProcess(db, log, "--port", str(port))
+        server = ServerProcess(db, log, "--port", str(port), "--games-per-minute", "0")
         servers.append(server)
         await server.started()
         mine = [pid for pid in children(server.proc.pid) if "server.store.writer" in cmdline(pid)]
