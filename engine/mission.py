@@ -21,7 +21,10 @@ from engine.rules.challenges.setup import ChallengesSpec
 from engine.rules.challenges import setup as challenges_setup
 from engine.rules.registry import known_modules
 
-ENGINE_VERSION = "0.1.0"
+# The rules' version, logged in every GameCreated. Raise it whenever a rules change makes ``decide``
+# produce other events for the same commands and dice (0.2.0: issue 12's rules fixes), so that a
+# game recorded under other rules says so when it fails verification (``engine.verify``).
+ENGINE_VERSION = "0.2.0"
 
 
 class _Strict(msgspec.Struct, forbid_unknown_fields=True):

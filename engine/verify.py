@@ -40,6 +40,7 @@ from engine.dice.fair import ProvablyFairDice
 from engine.errors import GameError, InvalidEvent
 from engine.evolve import evolve, initial_state
 from engine.log import GENESIS_HASH, chain_hash
+from engine.mission import ENGINE_VERSION
 
 
 class LoggedEvent(NamedTuple):
@@ -172,7 +173,11 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
     except _Malformed as exc:
         bad = exc.seq, exc.problem
     if bad is not None:
-        return report.fail(*bad)
+        seq, problem = bad
+        if first.engine_version != ENGINE_VERSION:  # the log may be sound and only the rules newer
+            problem += (f" (this game was recorded by engine {first.engine_version!r} and is re-run with the "
+                        f"rules of engine {ENGINE_VERSION!r}: rules changed between them)")
+        return report.fail(seq, problem)
     report.rolls_checked = len(rolls) if seed is not None else 0
     report.finished = ended is not None
     return report

@@ -27,6 +27,7 @@ from bots import make_bot
 from engine import events as ev
 from engine.codec import decode_event, encode_event
 from engine.log import GENESIS_HASH, chain_hash
+from engine.mission import ENGINE_VERSION
 from engine.verify import LoggedEvent, Report, verify_log
 from server import cli, missions
 from server.match import play_match
@@ -588,3 +589,17 @@ def test_client_seeds_apply_to_the_rolls_after_them(db: Path, capsys) -> None:
              encode_event(ev.ClientSeedAdded(seat="a", seed="again")), *datas[1:]]
     rewrite_log(db, twice)
     assert_fails_at(db, capsys, 3, "already has a client seed")
+
+
+def test_a_failure_in_a_game_of_another_engine_version_says_the_rules_changed(db: Path, capsys) -> None:
+    """A game recorded by an older engine may fail only because the rules changed since (the
+    log itself sound): the failure says which engine recorded it and which rules re-ran it. A
+    game of this engine's version that fails says nothing of the kind."""
+    evs = events(db)
+    k = die_seqs(evs)["middle-roll"]
+    replace_and_rechain(db, k, encode_event(other_result(evs[k - 1])))
+    assert "rules changed" not in assert_fails_at(db, capsys, k, "roll").problem
+    older = msgspec.structs.replace(evs[0], engine_version="0.1.0")
+    replace_and_rechain(db, 1, encode_event(older))
+    report = assert_fails_at(db, capsys, k, "roll", "engine '0.1.0'", f"engine '{ENGINE_VERSION}'", "rules changed")
+    assert report.problem.startswith(f"roll {evs[k - 1].nonce}")

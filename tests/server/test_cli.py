@@ -343,7 +343,7 @@ def test_import_of_a_missing_file_is_refused(capsys, tmp_path: Path) -> None:
     assert not other.exists()
 
 
-@pytest.mark.parametrize("part", [b"Lt. Cmdr. Hale", b"0.1.0"])
+@pytest.mark.parametrize("part", [b"Lt. Cmdr. Hale", b"0.2.0"])
 def test_verify_file_fails_on_a_file_whose_events_were_altered(capsys, played, tmp_path: Path, part: bytes) -> None:
     """``verify --file`` on a replay file with one byte of an event changed must not say OK.
 
@@ -461,7 +461,7 @@ def test_verify_file_reads_version_1_files(capsys, played, tmp_path: Path) -> No
     code, out, err = run(capsys, "verify", "--file", file)
     assert code == 0 and f"verify {game}: OK" in out, out + err
     first = events[0]
-    part = b"0.1.0"  # GameCreated's engine_version: read by no rule
+    part = b"0.2.0"  # GameCreated's engine_version: read by no rule
     file.write_bytes(flip_inside_event(v1, first, first.find(part) + len(part) - 1))
     code, out, err = run(capsys, "verify", "--file", file)
     assert code == 1 and f"FAILED at event {len(events)}: the header's head hash" in out, out + err
