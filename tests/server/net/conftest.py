@@ -7,6 +7,8 @@ import pytest
 from server.app import ServerConfig, running_server
 from server.store import MemoryStore
 
+from .helpers import ServerProcess
+
 
 # -- fixtures -----------------------------------------------------------------------------------
 
@@ -22,6 +24,15 @@ def make_server():
         return running_server(ServerConfig(**config), store=store if store is not None else MemoryStore())
 
     return factory
+
+
+@pytest.fixture
+def processes():
+    """A list to put the ``ServerProcess``es a test starts in: each is cleaned up after the test."""
+    started: list[ServerProcess] = []
+    yield started
+    for p in started:
+        p.cleanup()
 
 
 @pytest.fixture

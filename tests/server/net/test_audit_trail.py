@@ -19,8 +19,6 @@ import sqlite3
 import time
 from contextlib import closing
 
-import pytest
-
 from bots import make_bot
 from bots.runner import run_bot
 from engine import events as ev
@@ -60,14 +58,6 @@ def corrupt_games(good: list[bytes]) -> dict[str, list[bytes]]:
         "g-garbage": [b"\xc1\x00\x01"],
         "g-not-an-event": [created("g-not-an-event"), b"\x81\xa4type\xa9NoSuchOne"],
     }
-
-
-@pytest.fixture
-def processes():
-    started: list[ServerProcess] = []
-    yield started
-    for p in started:
-        p.cleanup()
 
 
 async def test_corrupt_games_in_the_store_break_neither_listing_nor_the_other_games(tmp_path, processes) -> None:

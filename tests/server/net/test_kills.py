@@ -169,7 +169,6 @@ async def test_sigkill_again_and_again_under_load_loses_nothing_and_leaves_nothi
     rng = random.Random(12)
     heard: list = []  # (game, seq, viewer, event bytes as received)
     seats: list = []  # (game, seat, token, client)
-    acked: list = []
     sending = asyncio.Event()
     tally: dict = defaultdict(int)
     servers: list[ServerProcess] = []

@@ -20,14 +20,6 @@ from server.store import SQLiteStore
 from .helpers import ROOT, RawClient, ServerProcess, play, seated_pair
 
 
-@pytest.fixture
-def processes():
-    started: list[ServerProcess] = []
-    yield started
-    for p in started:
-        p.cleanup()
-
-
 async def test_sigkill_mid_game_loses_no_acked_event_and_the_game_carries_on(tmp_path, processes):
     db, log = tmp_path / "games.sqlite", tmp_path / "server.log"
     first = ServerProcess(db, log)
