@@ -39,7 +39,6 @@ from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg
 from server.clock import GameClock
 from server.connection import Connection
 from server.game import LiveGame, Submitted
-from server.store import ConcurrencyError
 
 SEATS = ("a", "b")
 _HIDDEN = object()  # a cached "this viewer does not see this event"
@@ -330,18 +329,9 @@ class GameActor:
         return sub
 
     async def _prior(self, cid: str):
-        """What a command id stored earlier (its AppendResult), if it did (a retry after the command went through).
-
-        The store has no lookup by command id, but its contract answers a known id before it
-        checks ``expected_seq``: an append that cannot succeed (``expected_seq`` one past the
-        end) returns the earlier result for a known id and raises ConcurrencyError, writing
-        nothing, for an unknown one.
-        """
-        try:
-            result = await self.game.store.append(self.game_id, self.state.seq + 1, [b"\xc0"], cid)
-        except ConcurrencyError:
-            return None
-        return result if result.duplicate else None
+        """What a command id stored earlier (its AppendResult), if it did (a retry after the command
+        went through): the store's ``find_command``, a read that writes nothing."""
+        return await self.game.store.find_command(self.game_id, cid)
 
     def _log_command(self, seat, pending, command, sub: Submitted, started: float, **extra) -> None:
         option = list(command.option) if isinstance(command, Choose) else ["resign"]
