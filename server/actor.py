@@ -42,7 +42,6 @@ from server.game import LiveGame, Submitted
 
 SEATS = ("a", "b")
 _HIDDEN = object()  # a cached "this viewer does not see this event"
-_SLOT = {EventItem: 0, DecisionMsg: 1, GameOverMsg: 2, Ack: 3}  # the order of an ``updates``' parts
 
 
 class Retired(Exception):
@@ -73,7 +72,7 @@ class GameActor:
         self._jobs: asyncio.Queue = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
         self._expiry: asyncio.TimerHandle | None = None  # a game nobody joined expires (``expire_at``)
-        self._staged: dict[Connection, list[list]] = {}  # batch connections: [events, decision, over, ack]...
+        self._staged: dict[Connection, None] = {}  # batch connections with updates staged in their session
         self._lives: list[Connection] = []  # batch connections owed a ``live`` after their staged updates
         self._over: tuple[tuple, GameOverMsg] | None = None
         self.task = asyncio.create_task(self._run(), name=f"actor-{self.game_id}")
@@ -462,27 +461,13 @@ class GameActor:
             self._stage(conn, msg)
 
     def _stage(self, conn: Connection, part) -> None:
-        """Add ``part`` (an EventItem, DecisionMsg, GameOverMsg or Ack) to ``conn``'s updates of this
-        job; a part that would come out of order starts another ``updates``."""
-        slot = _SLOT[type(part)]
-        staged = self._staged.setdefault(conn, [])
-        cur = staged[-1] if staged else None
-        if cur is None or any(cur[k] is not None for k in range(slot + 1, 4)) or (slot and cur[slot] is not None):
-            cur = [[], None, None, None]
-            staged.append(cur)
-        if slot:
-            cur[slot] = part
-        else:
-            cur[0].append(part)
+        """Stage ``part`` in ``conn``'s session for this job's ``updates`` (``ServerSession.stage``)."""
+        conn.session.stage(self.game_id, part)
+        self._staged[conn] = None
 
     def _stage_events(self, conn: Connection, items: list[EventItem]) -> None:
-        """``_stage`` of each of ``items``, in one step."""
-        staged = self._staged.get(conn)
-        cur = staged[-1] if staged else None
-        if cur is None or cur[1] is not None or cur[2] is not None or cur[3] is not None:
-            cur = [[], None, None, None]
-            self._staged.setdefault(conn, []).append(cur)
-        cur[0].extend(items)
+        conn.session.stage_events(self.game_id, items)
+        self._staged[conn] = None
 
     def _flush(self) -> None:
         """Send the staged updates: one frame per ``updates``, each distinct one encoded once per codec."""
@@ -491,8 +476,8 @@ class GameActor:
         staged, self._staged = self._staged, {}
         lives, self._lives = self._lives, []
         frames: dict[tuple, bytes | str] = {}
-        for conn, batches in staged.items():
-            for events, decision, over, ack in batches:
+        for conn in staged:
+            for events, decision, over, ack in conn.session.take_staged(self.game_id):
                 key = (conn.codec.name, tuple(map(id, events)), id(decision), id(over), id(ack))
                 frame = frames.get(key)
                 if frame is None:
