@@ -15,9 +15,9 @@ Every outbound event passes through ``engine.view.view``; a ``None`` view is not
 pending decision is shown to each viewer through the view of its ``DecisionRequested``.
 
 **Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection (its
-events, the decision, the game's end, the ack of its own command) is staged, not sent, and at
-the end of the job goes out as one ``updates`` message (more only if the order of the parts
-calls for it). Identical updates (same viewer, no ack) are encoded once per codec, so a step
+events, the decision, the game's end, the ack of its own command) is staged in the connection's
+session (``ServerSession.stage``, per game), not sent, and at the end of the job goes out as one
+``updates`` message (more only if the order of the parts calls for it). Identical updates (same viewer, no ack) are encoded once per codec, so a step
 costs one encode per distinct view and one frame per connection.
 """
 
