@@ -275,7 +275,7 @@ class Terminal:
         try:
             while True:
                 decision = self.c.my_decision(self.gid)
-                settled = not next_update.done() and self.c.game(self.gid).queue.empty()
+                settled = not next_update.done() and not self.c.queued(self.gid)
                 if decision is not None and decision.id != self.prompted and settled:
                     # every update received so far is printed: ask
                     self.show(decision)

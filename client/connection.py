@@ -8,6 +8,10 @@
             if isinstance(update, DecisionUpdate) and c.my_decision(seat.game_id):
                 await c.choose(update.decision, update.decision.options[0])
 
+The protocol itself (ids and replies, sequence numbers, gaps, duplicates, the view fold,
+``updates`` unpacked) is a sans-I/O ``client.session.ClientSession``; this module moves its
+frames over a WebSocket, waits for replies, queues each game's updates and reconnects.
+
 What it does for you:
 
 - **calls and replies**: every call gets a fresh ``id``; the reply with that ``id`` (or the
@@ -50,23 +54,21 @@ import logging
 import secrets
 import time
 import uuid
-from dataclasses import dataclass, field
-from typing import AsyncIterator, Union
+from dataclasses import dataclass
+from typing import AsyncIterator
 
 import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 
-from client.narrate import describe
-from engine import events as ev
-from engine.errors import InvalidEvent
-from engine.evolve import evolve, initial_state
-from engine.model import Decision, Option, Outcome, State
+from client.session import ClientSession, DecisionUpdate, EventUpdate, GameOverUpdate, GameView, Reply, Update
+from engine.model import Decision, Option, State
 from protocol import messages as m
-from protocol.codec import JSON, MSGPACK, Codec, codec_for
-from protocol.errors import ProtocolError
-from protocol.messages import PROTOCOL_VERSION
+from protocol.codec import JSON, MSGPACK, codec_for
+
+__all__ = ["Client", "ClientError", "ConnectFailed", "ConnectionLost", "DecisionUpdate", "EventUpdate",
+           "GameOverUpdate", "GameView", "Seat", "Update", "connect", "new_client_seed"]
 
 log = logging.getLogger("skirmish.client")
 
@@ -127,67 +129,8 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class EventUpdate:
-    """One view event, already applied to the view state; ``text`` narrates it (or is None)."""
-
-    game_id: str
-    seq: int
-    event: ev.Event
-    text: str | None
-
-
-@dataclass(frozen=True)
-class DecisionUpdate:
-    """The pending decision (for either seat), with the deciding seat's clock when sent."""
-
-    game_id: str
-    seq: int
-    decision: Decision
-    clock: m.Clock
-    received: float  # time.monotonic() when it arrived
-
-
-@dataclass(frozen=True)
-class GameOverUpdate:
-    game_id: str
-    outcome: Outcome
-    forfeit: str
-    head_hash: str = ""  # the chain hash of the log's last event, hex (skirmish verify --expect-head)
-
-
-Update = Union[EventUpdate, DecisionUpdate, GameOverUpdate]
-
-
-@dataclass(frozen=True)
 class _Lost:
     generation: int
-
-
-@dataclass
-class GameView:
-    """What this client knows of one game: its own view state and its place in the stream."""
-
-    game_id: str
-    viewer: str = ""  # "a", "b" or "spectator"
-    token: str = ""
-    state: State | None = None  # None until GameCreated arrives
-    last_seq: int = 0  # the highest seq received
-    live: int = 0  # the seq of the server's last ``live`` (the backlog is in up to there); 0: not yet
-    seqs: list[int] = field(default_factory=list)  # the seqs applied, in order
-    duplicates: int = 0  # events at or below last_seq, dropped
-    gaps: list[tuple[int, int]] = field(default_factory=list)  # (expected, received)
-    error: str = ""  # set if an event could not be applied to the view (the view is stale)
-    decision: DecisionUpdate | None = None  # the latest decision push
-    outcome: Outcome | None = None
-    forfeit: str = ""
-    head_hash: str = ""  # from game_over: the hash the finished log ends at (keep it to check a replay file)
-    answers: dict[int, tuple[int, Option, bool]] = field(default_factory=dict)  # decision -> (seq, option, timeout)
-    over_seen: bool = False  # updates() has yielded the game's end
-    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
-
-    @property
-    def over(self) -> bool:
-        return self.outcome is not None
 
 
 # -- the client --------------------------------------------------------------------------------
@@ -211,23 +154,37 @@ class Client:
             raise ValueError(f"codec is one of {', '.join(CODECS)}, not {codec!r}")
         self.url = url
         self.codec_name = codec
-        self.name = name[:64]  # the server takes names of up to 64 characters (docs/protocol.md, strings)
         self.auto_reconnect = auto_reconnect
         self.open_timeout = open_timeout
-        self.batch = batch  # ask for ``updates`` (one frame per server step) instead of v1's separate pushes
+        # the protocol, sans I/O: ``batch`` asks for ``updates`` (one frame per server step)
+        self.session = ClientSession(codec_for(CODECS[codec]), name=name, batch=batch)
         self.server = ""  # the server's name, from welcome
-        self.notices: list[m.Error] = []  # errors the server sent without an id
-        self._codec: Codec = codec_for(CODECS[codec])
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task | None = None
-        self._ids = itertools.count(1)
         self._calls: dict[int, asyncio.Future] = {}
-        self._games: dict[str, GameView] = {}
+        self._queues: dict[str, asyncio.Queue] = {}  # game id -> what updates() reads
         self._generation = 0
         self._ready = asyncio.Event()  # connected, hello done, games resumed
         self._reconnecting: asyncio.Task | None = None
         self._lock = asyncio.Lock()
         self._closed = False
+
+    @property
+    def name(self) -> str:
+        return self.session.name
+
+    @property
+    def batch(self) -> bool:
+        return self.session.batch
+
+    @property
+    def _codec(self):
+        return self.session.codec
+
+    @property
+    def notices(self) -> list[m.Error]:
+        """Errors the server sent without an id."""
+        return self.session.notices
 
     # -- connection ----------------------------------------------------------------------------
 
@@ -261,12 +218,12 @@ class Client:
         except (websockets.InvalidHandshake, OSError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else (str(exc) or type(exc).__name__)
             raise ConnectFailed(f"cannot connect to {self.url}: {why}") from None
-        self._codec = codec_for(ws.subprotocol)
+        self.session.connection_made(codec_for(ws.subprotocol))
         self._ws = ws
         self._generation += 1
         self._reader = asyncio.create_task(self._read(ws, self._generation), name="skirmish-client-reader")
         try:
-            welcome = await self._call(m.Hello(protocol=PROTOCOL_VERSION, client=self.name, batch=self.batch))
+            welcome = await self._call(self.session.hello())
         except BaseException:
             await self._drop_ws()
             raise
@@ -296,6 +253,7 @@ class Client:
                 pass
 
     def _fail_calls(self) -> None:
+        self.session.connection_lost()
         for fut in self._calls.values():
             if not fut.done():
                 fut.set_exception(ConnectionLost())
@@ -319,13 +277,8 @@ class Client:
             for attempt in range(attempts):
                 try:
                     await self._open()
-                    for g in list(self._games.values()):
-                        if g.over:
-                            continue
-                        if g.token:
-                            await self._call(m.Resume(game_id=g.game_id, token=g.token, last_seq=g.last_seq))
-                        elif g.viewer:
-                            await self._call(m.Spectate(game_id=g.game_id, after_seq=g.last_seq))
+                    for request in self.session.resumptions():
+                        await self._call(request)
                     break
                 except ClientError as exc:  # not there (yet), restarting, or it dropped again
                     retry = isinstance(exc, (ConnectFailed, ConnectionLost)) or exc.code == "server.shutting_down"
@@ -341,8 +294,8 @@ class Client:
         except ClientError as exc:
             log.warning("reconnecting failed: %s", exc)
             self._closed = True
-            for g in self._games.values():
-                g.queue.put_nowait(_Lost(-1))
+            for queue in self._queues.values():
+                queue.put_nowait(_Lost(-1))
         finally:
             self._reconnecting = None
 
@@ -351,12 +304,9 @@ class Client:
     async def _read(self, ws: ClientConnection, generation: int) -> None:
         try:
             async for frame in ws:
-                try:
-                    msg = self._codec.decode_server(frame)
-                except ProtocolError as exc:
-                    log.warning("undecodable frame from the server: %s", exc)
-                    continue
-                self._dispatch(msg)
+                msg = self.session.decode(frame)
+                if msg is not None:
+                    self._dispatch(msg)
         except websockets.ConnectionClosed:
             pass
         finally:
@@ -374,77 +324,29 @@ class Client:
             if self._reconnecting is None:
                 self._reconnecting = asyncio.create_task(self._auto_reconnect())
         else:
-            for g in self._games.values():
-                g.queue.put_nowait(_Lost(generation))
+            for queue in self._queues.values():
+                queue.put_nowait(_Lost(generation))
 
     def _dispatch(self, msg) -> None:
-        if isinstance(msg, m.Updates):  # batch: unpack into the pushes v1 sends, in their order
-            for item in msg.events:
-                self._on_event(m.EventMsg(game_id=msg.game_id, seq=item.seq, event=item.event))
-            for part in (msg.decision, msg.game_over, msg.ack):
-                if part is not None:
-                    self._dispatch(part)
-        elif isinstance(msg, m.EventMsg):
-            self._on_event(msg)
-        elif isinstance(msg, m.DecisionMsg):
-            g = self.game(msg.game_id)
-            g.decision = DecisionUpdate(msg.game_id, msg.seq, msg.decision, msg.clock, time.monotonic())
-            g.queue.put_nowait(g.decision)
-        elif isinstance(msg, m.GameOverMsg):
-            g = self.game(msg.game_id)
-            g.outcome, g.forfeit, g.head_hash = msg.outcome, msg.forfeit, msg.head_hash
-            g.queue.put_nowait(GameOverUpdate(msg.game_id, msg.outcome, msg.forfeit, msg.head_hash))
-        elif isinstance(msg, m.Live):
-            self.game(msg.game_id).live = msg.seq
-        else:
-            if isinstance(msg, m.Seated):  # before the events that follow it are dispatched
-                g = self.game(msg.game_id)
-                g.viewer, g.token = msg.seat, msg.token
-            elif isinstance(msg, m.Watching):
-                self.game(msg.game_id).viewer = msg.viewer
-            fut = self._calls.pop(msg.id, None) if getattr(msg, "id", 0) else None
-            if fut is None:
-                if isinstance(msg, m.Error):
-                    log.warning("server error: %s: %s", msg.code, msg.message)
-                    self.notices.append(msg)
-                else:
-                    log.debug("unexpected reply %r", msg)
-            elif not fut.done():
-                if isinstance(msg, m.Error):
-                    fut.set_exception(ClientError(msg.code, msg.message))
-                else:
-                    fut.set_result(msg)
+        """One message from the server, to the session; its replies to the calls waiting for them,
+        its updates to their games' queues."""
+        for item in self.session.receive_message(msg):
+            if type(item) is Reply:
+                fut = self._calls.pop(item.id, None)
+                if fut is not None and not fut.done():
+                    error = item.error
+                    if error is not None:
+                        fut.set_exception(ClientError(error.code, error.message))
+                    else:
+                        fut.set_result(item.message)
+            else:
+                self._queue(item.game_id).put_nowait(item)
 
-    def _on_event(self, msg: m.EventMsg) -> None:
-        g = self.game(msg.game_id)
-        if msg.seq <= g.last_seq:
-            g.duplicates += 1
-            return
-        if msg.seq != g.last_seq + 1 and g.state is not None:
-            g.gaps.append((g.last_seq + 1, msg.seq))
-        g.last_seq = msg.seq
-        g.seqs.append(msg.seq)
-        event = msg.event
-        text = None
-        if g.state is None:
-            if isinstance(event, ev.GameCreated):
-                g.state = initial_state(event)
-                text = describe(event, g.state)
-        elif not g.error:
-            try:
-                text = describe(event, g.state)
-            except Exception:  # narration is a courtesy; never let it break the stream
-                text = type(event).__name__
-            try:
-                evolve(g.state, event)
-            except (InvalidEvent, KeyError, IndexError, ValueError) as exc:
-                g.error = f"event {msg.seq} ({type(event).__name__}) does not follow the view: {exc}"
-                log.warning("game %s: %s", g.game_id, g.error)
-        if isinstance(event, ev.OptionChosen):
-            g.answers[event.decision_id] = (msg.seq, tuple(event.option), event.timeout)
-        if isinstance(event, ev.GameEnded) and g.outcome is None:
-            g.outcome = event.outcome  # game_over follows; the view already knows
-        g.queue.put_nowait(EventUpdate(msg.game_id, msg.seq, event, text))
+    def _queue(self, game_id: str) -> asyncio.Queue:
+        queue = self._queues.get(game_id)
+        if queue is None:
+            queue = self._queues[game_id] = asyncio.Queue()
+        return queue
 
     # -- calls ---------------------------------------------------------------------------------------
 
@@ -463,13 +365,14 @@ class Client:
         ws = self._ws
         if ws is None:
             raise ConnectionLost("not connected")
-        msg.id = next(self._ids)
+        frame = self.session.request(msg)
         fut = asyncio.get_running_loop().create_future()
         self._calls[msg.id] = fut
         try:
-            await ws.send(self._codec.encode(msg))
+            await ws.send(frame)
         except websockets.ConnectionClosed:
             self._calls.pop(msg.id, None)
+            self.session.forget(msg.id)
             raise ConnectionLost() from None
         try:
             return await asyncio.wait_for(fut, timeout)
@@ -477,6 +380,7 @@ class Client:
             raise ClientError("client.timeout", f"no reply to {type(msg).__name__} within {timeout:g}s") from None
         finally:
             self._calls.pop(msg.id, None)
+            self.session.forget(msg.id)
 
     async def ping(self) -> None:
         await self._call(m.Ping())
@@ -538,10 +442,7 @@ class Client:
         The view state starts from ``GameCreated`` (seq 1): a client that has no view of the game
         yet (a new process) resumes from 0 to rebuild it. ``reconnect()`` resumes by itself."""
         g = self.game(game_id)
-        g.token = token
-        if last_seq > g.last_seq:
-            g.last_seq = last_seq
-        reply = await self._call(m.Resume(game_id=game_id, token=token, last_seq=last_seq))
+        reply = await self._call(self.session.resuming(game_id, token, last_seq))
         seat = self._seat(reply)
         return Seat(game_id, seat.seat or g.viewer, token)
 
@@ -569,7 +470,7 @@ class Client:
         if isinstance(decision, DecisionUpdate):
             game_id = game_id or decision.game_id
             decision = decision.decision
-        game_id = game_id or self._game_of(decision)
+        game_id = game_id or self.session.game_of(decision)
         command_id = command_id or _new_command_id()
         cmd = m.Command(game_id=game_id, decision_id=decision.id, option=tuple(option), command_id=command_id)
         retried = False
@@ -583,24 +484,10 @@ class Client:
                 await self.wait_connected()
                 retried = True
             except ClientError as exc:
-                seq = self._answered(game_id, decision, tuple(option)) if retried else None
+                seq = self.session.answered(game_id, decision, tuple(option)) if retried else None
                 if exc.code == "game.stale_decision" and seq:
                     return seq  # our first try went through before the connection dropped
                 raise
-
-    def _answered(self, game_id: str, decision: Decision, option: Option) -> int | None:
-        """The seq of the OptionChosen that answered ``decision`` with ``option`` (not a time-out)."""
-        g = self._games.get(game_id)
-        seq, chosen, timeout = g.answers.get(decision.id, (0, (), True)) if g else (0, (), True)
-        return seq if chosen == option and not timeout else None
-
-    def _game_of(self, decision: Decision) -> str:
-        found = [g.game_id for g in self._games.values()
-                 if g.state is not None and g.state.pending is not None and g.state.pending.id == decision.id
-                 and g.state.pending == decision]
-        if len(found) != 1:
-            raise ValueError("say which game: choose(decision, option, game_id=...)")
-        return found[0]
 
     async def wait_connected(self, timeout: float = 30.0) -> None:
         try:
@@ -612,13 +499,15 @@ class Client:
 
     def game(self, game_id: str) -> GameView:
         """What this client knows of ``game_id`` (created empty on first use)."""
-        g = self._games.get(game_id)
-        if g is None:
-            g = self._games[game_id] = GameView(game_id)
-        return g
+        return self.session.game(game_id)
 
     def games(self) -> list[GameView]:
-        return list(self._games.values())
+        return list(self.session.games.values())
+
+    def queued(self, game_id: str) -> int:
+        """How many of the game's updates wait to be read by ``updates()``."""
+        queue = self._queues.get(game_id)
+        return queue.qsize() if queue is not None else 0
 
     def view(self, game_id: str) -> State | None:
         """This client's own view state of the game (None before its GameCreated arrives)."""
@@ -629,12 +518,7 @@ class Client:
 
     def pending(self, game_id: str) -> tuple[Decision, m.Clock | None] | None:
         """The pending decision in this view and its clock (None if the clock has not come yet)."""
-        g = self.game(game_id)
-        p = g.state.pending if g.state is not None else None
-        if p is None:
-            return None
-        clock = g.decision.clock if g.decision is not None and g.decision.decision.id == p.id else None
-        return p, clock
+        return self.session.pending_decision(game_id)
 
     def my_decision(self, game_id: str) -> Decision | None:
         """The pending decision if it is this client's seat's to answer."""
@@ -645,15 +529,7 @@ class Client:
     def clock_left(self, game_id: str) -> tuple[int, int, int] | None:
         """(move ms left, reserve ms left, time-outs) for the pending decision, counted down from
         when it arrived; None if no clock is known."""
-        g = self.game(game_id)
-        pend = self.pending(game_id)
-        if not pend or pend[1] is None:
-            return None
-        clock = pend[1]
-        used = int((time.monotonic() - g.decision.received) * 1000)
-        move = clock.move_ms - used
-        reserve = clock.reserve_ms + min(0, move)
-        return max(0, move), max(0, reserve), clock.timeouts
+        return self.session.clock_left(game_id, time.monotonic())
 
     async def updates(self, game_id: str) -> AsyncIterator[Update]:
         """Every view event, decision and the game's end, in order of arrival; ends after game over.
@@ -661,10 +537,11 @@ class Client:
         Raises ``ConnectionLost`` if the connection drops (unless ``auto_reconnect``): call
         ``reconnect()`` and iterate again, and the stream carries on where it stopped."""
         g = self.game(game_id)
+        queue = self._queue(game_id)
         while True:
-            if g.queue.empty() and g.over_seen:
+            if queue.empty() and g.over_seen:
                 return
-            item = await g.queue.get()
+            item = await queue.get()
             if isinstance(item, _Lost):
                 if item.generation == -1 or (item.generation == self._generation and not self.connected):
                     raise ConnectionLost()

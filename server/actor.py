@@ -15,9 +15,9 @@ Every outbound event passes through ``engine.view.view``; a ``None`` view is not
 pending decision is shown to each viewer through the view of its ``DecisionRequested``.
 
 **Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection (its
-events, the decision, the game's end, the ack of its own command) is staged, not sent, and at
-the end of the job goes out as one ``updates`` message (more only if the order of the parts
-calls for it). Identical updates (same viewer, no ack) are encoded once per codec, so a step
+events, the decision, the game's end, the ack of its own command) is staged in the connection's
+session (``ServerSession.stage``, per game), not sent, and at the end of the job goes out as one
+``updates`` message (more only if the order of the parts calls for it). Identical updates (same viewer, no ack) are encoded once per codec, so a step
 costs one encode per distinct view and one frame per connection.
 """
 
@@ -39,11 +39,9 @@ from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg
 from server.clock import GameClock
 from server.connection import Connection
 from server.game import LiveGame, Submitted
-from server.store import ConcurrencyError
 
 SEATS = ("a", "b")
 _HIDDEN = object()  # a cached "this viewer does not see this event"
-_SLOT = {EventItem: 0, DecisionMsg: 1, GameOverMsg: 2, Ack: 3}  # the order of an ``updates``' parts
 
 
 class Retired(Exception):
@@ -74,7 +72,7 @@ class GameActor:
         self._jobs: asyncio.Queue = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
         self._expiry: asyncio.TimerHandle | None = None  # a game nobody joined expires (``expire_at``)
-        self._staged: dict[Connection, list[list]] = {}  # batch connections: [events, decision, over, ack]...
+        self._staged: dict[Connection, None] = {}  # batch connections with updates staged in their session
         self._lives: list[Connection] = []  # batch connections owed a ``live`` after their staged updates
         self._over: tuple[tuple, GameOverMsg] | None = None
         self.task = asyncio.create_task(self._run(), name=f"actor-{self.game_id}")
@@ -330,18 +328,9 @@ class GameActor:
         return sub
 
     async def _prior(self, cid: str):
-        """What a command id stored earlier (its AppendResult), if it did (a retry after the command went through).
-
-        The store has no lookup by command id, but its contract answers a known id before it
-        checks ``expected_seq``: an append that cannot succeed (``expected_seq`` one past the
-        end) returns the earlier result for a known id and raises ConcurrencyError, writing
-        nothing, for an unknown one.
-        """
-        try:
-            result = await self.game.store.append(self.game_id, self.state.seq + 1, [b"\xc0"], cid)
-        except ConcurrencyError:
-            return None
-        return result if result.duplicate else None
+        """What a command id stored earlier (its AppendResult), if it did (a retry after the command
+        went through): the store's ``find_command``, a read that writes nothing."""
+        return await self.game.store.find_command(self.game_id, cid)
 
     def _log_command(self, seat, pending, command, sub: Submitted, started: float, **extra) -> None:
         option = list(command.option) if isinstance(command, Choose) else ["resign"]
@@ -472,27 +461,13 @@ class GameActor:
             self._stage(conn, msg)
 
     def _stage(self, conn: Connection, part) -> None:
-        """Add ``part`` (an EventItem, DecisionMsg, GameOverMsg or Ack) to ``conn``'s updates of this
-        job; a part that would come out of order starts another ``updates``."""
-        slot = _SLOT[type(part)]
-        staged = self._staged.setdefault(conn, [])
-        cur = staged[-1] if staged else None
-        if cur is None or any(cur[k] is not None for k in range(slot + 1, 4)) or (slot and cur[slot] is not None):
-            cur = [[], None, None, None]
-            staged.append(cur)
-        if slot:
-            cur[slot] = part
-        else:
-            cur[0].append(part)
+        """Stage ``part`` in ``conn``'s session for this job's ``updates`` (``ServerSession.stage``)."""
+        conn.session.stage(self.game_id, part)
+        self._staged[conn] = None
 
     def _stage_events(self, conn: Connection, items: list[EventItem]) -> None:
-        """``_stage`` of each of ``items``, in one step."""
-        staged = self._staged.get(conn)
-        cur = staged[-1] if staged else None
-        if cur is None or cur[1] is not None or cur[2] is not None or cur[3] is not None:
-            cur = [[], None, None, None]
-            self._staged.setdefault(conn, []).append(cur)
-        cur[0].extend(items)
+        conn.session.stage_events(self.game_id, items)
+        self._staged[conn] = None
 
     def _flush(self) -> None:
         """Send the staged updates: one frame per ``updates``, each distinct one encoded once per codec."""
@@ -501,8 +476,8 @@ class GameActor:
         staged, self._staged = self._staged, {}
         lives, self._lives = self._lives, []
         frames: dict[tuple, bytes | str] = {}
-        for conn, batches in staged.items():
-            for events, decision, over, ack in batches:
+        for conn in staged:
+            for events, decision, over, ack in conn.session.take_staged(self.game_id):
                 key = (conn.codec.name, tuple(map(id, events)), id(decision), id(over), id(ack))
                 frame = frames.get(key)
                 if frame is None:

@@ -37,52 +37,23 @@ import sys
 import time
 from pathlib import Path
 
-import msgspec
 import structlog
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, NegotiationError
 
-from engine.commands import Choose, Resign
-from engine.dice.fair import check_client_seed
 from engine.errors import GameError
-from protocol import messages as m
 from protocol.codec import SUBPROTOCOLS, codec_for
 from protocol.errors import ProtocolError
 from server.config import ServerConfig
 from server.connection import Connection, TokenBucket
-from server.lobby import Lobby, check_request_id
+from server.lobby import Lobby
+from server.session import MAX_NAME, SERVER_NAME, ServerSession, frame_id  # noqa: F401 (MAX_NAME: re-exported)
 from server.logs import configure_logging, get_logger
 from server.store import EventStore, MemoryStore
 
 __all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
 
-SERVER_NAME = "skirmish/0.1.0"
 GOING_AWAY, PROTOCOL_ERROR, POLICY, TRY_AGAIN_LATER = 1001, 1002, 1008, 1013
-MAX_NAME = 64  # a player's name as recorded in SeatTaken
-
-
-class _IdOnly(msgspec.Struct, forbid_unknown_fields=False):
-    id: int = 0
-
-
-_ID_MSGPACK = msgspec.msgpack.Decoder(_IdOnly)
-_ID_JSON = msgspec.json.Decoder(_IdOnly)
-
-
-def frame_id(frame: bytes | str) -> int:
-    """The ``id`` of a frame that did not decode as a message, if it has one (0 otherwise).
-
-    Read in the frame's own kind (text: JSON, binary: MessagePack), whatever the codec, so that
-    a JSON frame sent on the MessagePack subprotocol still gets its error under its id. Best
-    effort: whatever the frame holds (not UTF-8, nested too deep to skip...), 0.
-    """
-    try:
-        value = (_ID_JSON if isinstance(frame, str) else _ID_MSGPACK).decode(frame).id
-    except (msgspec.DecodeError, ValueError, RecursionError):
-        return 0
-    if -(2**63) <= value < 2**63:
-        return value
-    return 0
 
 
 def select_subprotocol(connection: ServerConnection, offered):
@@ -146,7 +117,7 @@ class App:
         c = self.config
         if self.store is None:
             self.store = await open_configured_store(c)
-        self.lobby = Lobby(self.store, c, self.log)
+        self.lobby = Lobby(self.store, c, self.log, admit_creation=self._take_creation)
         self.lobby.start()
         self._server = await serve(
             self._handle, c.host, c.port,
@@ -175,6 +146,8 @@ class App:
     async def _shutdown(self) -> None:
         c = self.config
         self.closing = True
+        for conn in list(self.connections):
+            conn.session.shutting_down = True  # requests from now on: ``server.shutting_down``
         self.log.info("server.stopping", connections=len(self.connections))
         if self._server is not None:
             self._server.server.close()  # stop accepting; open connections carry on for now
@@ -203,11 +176,14 @@ class App:
 
     async def _handle(self, ws: ServerConnection) -> None:
         c = self.config
-        conn = Connection(ws, codec_for(ws.subprotocol), send_buffer=c.send_buffer, rate=c.rate, burst=c.burst,
-                          close_timeout=c.close_timeout, log=self.log)
+        session = ServerSession(codec_for(ws.subprotocol), rate=c.rate, burst=c.burst, max_frame=c.max_frame,
+                                hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout, now=time.monotonic(),
+                                log=self.log)
+        session.shutting_down = self.closing
+        conn = Connection(ws, session.codec, send_buffer=c.send_buffer, close_timeout=c.close_timeout, log=self.log,
+                          session=session)
         remote = ws.remote_address
         conn.address = str(remote[0]) if remote else ""
-        opened = time.monotonic()
         self.log.info("connection.open", conn=conn.id, remote=f"{remote[0]}:{remote[1]}" if remote else "",
                       codec=conn.codec.name)
         self.connections.add(conn)
@@ -225,15 +201,25 @@ class App:
                 await conn.close_after_flush(TRY_AGAIN_LATER, "too many connections from this address",
                                              c.close_timeout)
                 return
-            while True:
+            while True:  # bytes in, to the session; what it has to say, out; its requests, to the lobby
                 try:
-                    async with asyncio.timeout(self._quiet_limit(conn, opened)):
+                    async with asyncio.timeout(session.quiet_limit(time.monotonic())):
                         frame = await ws.recv()
                 except TimeoutError:
-                    if await self._timed_out(conn):
+                    if session.timed_out(self._following(conn)):
+                        conn.transmit()
+                        await conn.close_after_flush(POLICY, session.close_request[1], c.close_timeout)
                         return
                     continue
-                await self._on_frame(conn, frame)
+                received = time.perf_counter()
+                request = session.receive_frame(frame)
+                if request is None:
+                    conn.transmit()
+                    if session.close_request is not None:
+                        await conn.close_after_flush(*session.close_request, c.close_timeout)
+                        return
+                    continue
+                await self._on_request(conn, request, received)
         except ConnectionClosed:
             pass
         finally:
@@ -249,14 +235,6 @@ class App:
             self.log.info("connection.close", conn=conn.id, code=ws.close_code, reason=ws.close_reason or "",
                           sent=conn.sent)
 
-    def _quiet_limit(self, conn: Connection, opened: float) -> float | None:
-        """How long ``conn`` may now stay silent (None: as long as it likes): until ``hello_timeout``
-        after it opened (frames that are not a hello do not extend it), then ``idle_timeout``."""
-        c = self.config
-        if not conn.hello:
-            return max(0.0, opened + c.hello_timeout - time.monotonic()) if c.hello_timeout else None
-        return c.idle_timeout or None
-
     def _following(self, conn: Connection) -> bool:
         """Whether ``conn`` holds a seat in, or watches, a game that is not over."""
         for game_id in conn.roles:
@@ -264,20 +242,6 @@ class App:
             if actor is not None and actor.state.outcome is None:
                 return True
         return False
-
-    async def _timed_out(self, conn: Connection) -> bool:
-        """``conn`` said nothing for its quiet limit: close it (True) unless it follows a live game."""
-        c = self.config
-        if not conn.hello:
-            code, reason = "protocol.hello_timeout", f"no hello within {c.hello_timeout:g} s"
-        elif self._following(conn):
-            return False  # a player thinking, a spectator watching: never idle
-        else:
-            code, reason = "server.idle_timeout", f"nothing said for {c.idle_timeout:g} s and no game followed"
-        self.log.info("connection.timeout", conn=conn.id, code=code)
-        conn.error(code, f"{reason}; closing")
-        await conn.close_after_flush(POLICY, reason, c.close_timeout)
-        return True
 
     def _take_creation(self, conn: Connection) -> None:
         """Count a game created from ``conn``'s address, or refuse it (``lobby.rate_limited``)."""
@@ -299,118 +263,16 @@ class App:
                                                       f"(at once {c.games_burst}) from one address; "
                                                       f"try again in {wait:.1f} s")
 
-    async def _on_frame(self, conn: Connection, frame: bytes | str) -> None:
-        received = time.perf_counter()
-        c = self.config
-        if not conn.bucket.take():
-            conn.error("protocol.rate_limited", f"more than {c.rate:g} messages/s (burst {c.burst}); dropped",
-                       frame_id(frame) if len(frame) <= c.max_frame else 0)
-            return
-        size = len(frame) if isinstance(frame, bytes) or len(frame) * 4 <= c.max_frame else len(frame.encode())
-        if size > c.max_frame:
-            conn.error("protocol.too_large", f"a frame of {size} bytes; the limit is {c.max_frame}",
-                       frame_id(frame))
-            return
+    async def _on_request(self, conn: Connection, request, received: float) -> None:
+        """A typed request the session let through: the lobby acts on it; a refusal is an ``error``
+        under its id."""
         try:
-            msg = conn.codec.decode_client(frame)
-        except ProtocolError as exc:
-            conn.error(exc.code, exc.message, frame_id(frame))
-            return
-        msg_id = msg.id
-        if not conn.hello and not isinstance(msg, m.Hello):
-            conn.error("protocol.hello_first", f"say hello first (protocol {m.PROTOCOL_VERSION})", msg_id)
-            return
-        if isinstance(msg, m.Ping):
-            conn.send(m.Pong(id=msg_id))
-            return
-        if self.closing:
-            conn.error("server.shutting_down", "the server is shutting down; reconnect and resume later", msg_id)
-            return
-        try:
-            await self._dispatch(conn, msg, received)
+            await self.lobby.handle(conn, request, received)
         except (ProtocolError, GameError) as exc:
-            conn.error(exc.code, exc.message, msg_id)
+            conn.error(exc.code, exc.message, request.id)
         except Exception:
-            self.log.exception("internal_error", conn=conn.id, type=type(msg).__name__)
-            conn.error("server.internal", "the server failed; the game is unchanged", msg_id)
-
-    async def _dispatch(self, conn: Connection, msg, received: float) -> None:
-        lobby = self.lobby
-        match msg:
-            case m.Hello():
-                if conn.hello:
-                    raise ProtocolError("protocol.hello_again", "hello was already said on this connection")
-                if msg.protocol != m.PROTOCOL_VERSION:
-                    conn.error("protocol.version", f"this server speaks protocol {m.PROTOCOL_VERSION}, "
-                                                   f"not {msg.protocol}", msg.id)
-                    await conn.close_after_flush(PROTOCOL_ERROR, "unsupported protocol version",
-                                                 self.config.close_timeout)
-                    return
-                conn.hello = True
-                conn.name = msg.client[:MAX_NAME]
-                conn.batch = msg.batch
-                self.log.info("hello", conn=conn.id, client=conn.name, batch=msg.batch)
-                conn.send(m.Welcome(protocol=m.PROTOCOL_VERSION, server=SERVER_NAME, id=msg.id))
-            case m.ListMissions():
-                conn.send(m.Missions(missions=lobby.mission_infos(), id=msg.id))
-            case m.ListGames():
-                games, total = await lobby.list_games(msg.status, msg.offset, msg.limit)
-                conn.send(m.Games(games=games, total=total, id=msg.id))
-            case m.CreateGame():
-                if msg.seat not in ("", "a", "b", "any"):
-                    raise ProtocolError("protocol.invalid_field", f"seat is 'a', 'b', 'any' or '', not {msg.seat!r}")
-                try:  # before the game exists: a bad seed must not leave a game behind
-                    check_client_seed("a", msg.client_seed)
-                except (TypeError, ValueError) as exc:
-                    raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
-                self._take_creation(conn)
-                # the game, its GameCreated and the seat: one transaction (a retried request_id: the same)
-                actor, seat = await lobby.create(msg.mission, msg.seat, conn.name, msg.client_seed, msg.request_id)
-                if seat:
-                    await lobby.run(actor.game_id, "watch", conn, seat, 0,
-                                    m.Seated(game_id=actor.game_id, seat=seat, token=lobby.token_for(actor, seat),
-                                             id=msg.id))
-                else:
-                    conn.send(m.Created(game_id=actor.game_id, mission=actor.state.mission, id=msg.id))
-            case m.Join():
-                await lobby.run(msg.game_id, "seat", conn, msg.seat, conn.name, msg.client_seed, msg.id,
-                                check_request_id(msg.request_id))
-            case m.Spectate():
-                actor = await lobby.get(msg.game_id)
-                viewer = conn.roles.get(msg.game_id) if conn.roles.get(msg.game_id) in ("a", "b") else "spectator"
-                await lobby.run(actor.game_id, "watch", conn, viewer, msg.after_seq,
-                                m.Watching(game_id=msg.game_id, viewer=viewer, id=msg.id))
-            case m.Resume():
-                actor = await lobby.get(msg.game_id)
-                seat = lobby.seat_of_token(actor, msg.token)
-                if seat is None:
-                    self.log.info("auth.failed", conn=conn.id, game=msg.game_id)
-                    raise ProtocolError("auth.bad_token", f"that is not the token of a seat of game {msg.game_id}")
-                await lobby.run(msg.game_id, "watch", conn, seat, msg.last_seq,
-                                m.Seated(game_id=msg.game_id, seat=seat, token=msg.token, id=msg.id))
-            case m.Command():
-                seat = self._seat(conn, msg.game_id)
-                command = Choose(msg.decision_id, msg.option, seat)
-                await lobby.run(msg.game_id, "command", conn, seat, command, msg.command_id, msg.id, received)
-            case m.ResignGame():
-                seat = self._seat(conn, msg.game_id)
-                await lobby.run(msg.game_id, "command", conn, seat, Resign(seat), msg.command_id, msg.id, received)
-            case m.CancelGame():
-                actor = await lobby.get(msg.game_id)
-                seat = lobby.seat_of_token(actor, msg.token)
-                if seat is None:
-                    self.log.info("auth.failed", conn=conn.id, game=msg.game_id)
-                    raise ProtocolError("auth.bad_token", f"that is not the token of a seat of game {msg.game_id}")
-                await lobby.run(msg.game_id, "cancel", conn, seat, msg.id)
-            case _:  # pragma: no cover - the codec knows no other client message
-                raise ProtocolError("protocol.unknown_type", f"no handler for {type(msg).__name__}")
-
-    @staticmethod
-    def _seat(conn: Connection, game_id: str) -> str:
-        seat = conn.roles.get(game_id)
-        if seat not in ("a", "b"):
-            raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {game_id!r}")
-        return seat
+            self.log.exception("internal_error", conn=conn.id, type=type(request).__name__)
+            conn.error("server.internal", "the server failed; the game is unchanged", request.id)
 
 
 @contextlib.asynccontextmanager

@@ -1,4 +1,8 @@
-"""One client connection: its codec, its send queue, its rate limit, the games it follows.
+"""One client connection's I/O: its send queue and its writer task, around its protocol session.
+
+Everything the protocol decides (hello, the rate limit, checking frames, batching, the games it
+follows) is the connection's ``session`` (``server.session.ServerSession``, sans I/O); this
+module only moves the frames it and the game actors produce into the socket.
 
 **Send queue.** Nothing in the server awaits a client: game actors and the lobby only *put*
 encoded frames into the connection's queue (``push``), and one writer task per connection
@@ -7,59 +11,39 @@ reader that falls that far behind is disconnected with close code 1008 (policy v
 reason "send queue overflow") and can resume its games later. One slow reader never stalls a
 game.
 
-**Rate limit.** A token bucket per connection (``rate`` tokens per second, ``burst`` at most):
-each message takes one token, a message without one is answered ``protocol.rate_limited`` and
-dropped.
+**Rate limit** (in the session). A token bucket per connection (``rate`` tokens per second,
+``burst`` at most): each message takes one token, a message without one is answered
+``protocol.rate_limited`` and dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import time
 from collections import deque
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from protocol.codec import Codec
-from protocol.messages import Error
+from server.session import ServerSession, TokenBucket
+
+__all__ = ["Connection", "TokenBucket", "OVERFLOW_CODE"]
 
 OVERFLOW_CODE = 1008  # policy violation: the client reads too slowly
-_ids = itertools.count(1)
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: int, now: float | None = None):
-        self.rate, self.burst = float(rate), float(burst)
-        self.tokens = float(burst)
-        self.at = time.monotonic() if now is None else now
-
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class Connection:
-    def __init__(self, ws: ServerConnection, codec: Codec, *, send_buffer: int, rate: float, burst: int,
-                 close_timeout: float, log):
-        self.id = next(_ids)
+    def __init__(self, ws: ServerConnection, codec: Codec, *, send_buffer: int, rate: float = 50.0,
+                 burst: int = 100, close_timeout: float, log, session: ServerSession | None = None):
+        self.session = session or ServerSession(codec, rate=rate, burst=burst, log=log)
+        self.id = self.session.id
         self.ws = ws
-        self.codec = codec
+        self.codec = self.session.codec
         self.send_buffer = send_buffer
-        self.bucket = TokenBucket(rate, burst)
         self.close_timeout = close_timeout
         self.log = log
-        self.hello = False
-        self.batch = False  # said hello with batch: a step's pushes go out as one ``updates``
-        self.name = ""
         self.address = ""  # the client's IP address (the per-address limits count by it)
-        self.roles: dict[str, str] = {}  # game id -> "a", "b" or "spectator"
+        self.roles = self.session.roles  # game id -> "a", "b" or "spectator" (the session's)
         self._queue: deque[bytes | str] = deque()
         self._queued = 0  # bytes waiting in the queue
         self._wake = asyncio.Event()
@@ -69,15 +53,33 @@ class Connection:
         self.sent = 0
         self.writer = asyncio.create_task(self._write(), name=f"conn-{self.id}-writer")
 
+    @property
+    def batch(self) -> bool:
+        """Said hello with batch: a step's pushes go out as one ``updates``."""
+        return self.session.batch
+
+    @property
+    def hello(self) -> bool:
+        return self.session.hello
+
+    @property
+    def name(self) -> str:
+        return self.session.name
+
     # -- sending -----------------------------------------------------------------------------
 
     def send(self, message) -> None:
         self.push(self.codec.encode(message))
 
     def error(self, code: str, message: str, msg_id: int = 0) -> None:
-        log = self.log.debug if code == "protocol.rate_limited" else self.log.info
-        log("error", conn=self.id, code=code, message=message, id=msg_id)
-        self.send(Error(code=code, message=message, id=msg_id))
+        """An ``error`` from the server (the session logs it), queued after what the session has."""
+        self.session.error(code, message, msg_id)
+        self.transmit()
+
+    def transmit(self) -> None:
+        """Queue what the session has to send."""
+        for frame in self.session.data_to_send():
+            self.push(frame)
 
     def push(self, frame: bytes | str) -> None:
         """Queue an encoded frame; never blocks. A full queue disconnects this client."""

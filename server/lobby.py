@@ -24,9 +24,14 @@ import re
 import secrets
 import time
 
+from typing import Callable
+
 from engine.codec import decode_event
+from engine.commands import Choose, Resign
+from engine.dice.fair import check_client_seed
 from engine.events import GameCreated, GameEnded, GameStarted, SeatTaken
 from engine.evolve import replay
+from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.messages import GameSummary, MissionInfo
 from server import missions as bundled_missions
@@ -57,7 +62,12 @@ OPEN_GAME_EVENTS = 8  # an open game's log is short (GameCreated, then a seat an
 
 
 class Lobby:
-    def __init__(self, store: EventStore, config: ServerConfig, log):
+    """``admit_creation(conn)``: called before a game is created for ``conn``; raises
+    ``ProtocolError`` to refuse it (the server's per-address rate of new games)."""
+
+    def __init__(self, store: EventStore, config: ServerConfig, log,
+                 admit_creation: Callable[[object], None] | None = None):
+        self.admit_creation = admit_creation
         self.store = store
         self.config = config
         self.log = log
@@ -76,11 +86,12 @@ class Lobby:
                             height=m.board.height, units=len(m.units), rounds=m.rounds, modules=list(m.modules))
                 for m in self.missions.values()]
 
-    async def list_games(self, status: str = "", offset: int = 0, limit: int = 0) -> tuple[list[GameSummary], int]:
-        """A page of the games with ``status`` ("open", "live", "finished"; "" any) and how many
-        there are: skip the ``offset`` most recent, take up to ``limit`` (at most ``list_limit``; 0:
-        that many); the page oldest first. Live games come from memory, others from the store
+    async def list_games(self, request: m.ListGames) -> tuple[list[GameSummary], int]:
+        """A page of the games with ``request.status`` ("open", "live", "finished"; "" any) and how
+        many there are: skip the ``offset`` most recent, take up to ``limit`` (at most ``list_limit``;
+        0: that many); the page oldest first. Live games come from memory, others from the store
         (each read once, then cached)."""
+        status, offset, limit = request.status, request.offset, request.limit
         size = min(limit, self.config.list_limit) if limit else self.config.list_limit
         matching: list[GameSummary] = []
         for info in reversed(await self.store.list_games()):
@@ -152,13 +163,15 @@ class Lobby:
             del self.actors[actor.game_id]
             self._summaries[actor.game_id] = summary_of(actor.state, actor.game.head_hash)
 
-    async def create(self, mission_id: str, seat: str = "", name: str = "", client_seed: str = "",
-                     request_id: str = "") -> tuple[GameActor, str]:
-        """A new game of the bundled mission and the seat taken in it ("" for none), all stored in
-        one transaction; ``seat`` is "a", "b", "any" or "" (none).
+    async def create(self, request: m.CreateGame, name: str = "") -> tuple[GameActor, str]:
+        """A new game of the bundled mission ``request.mission`` and the seat taken in it ("" for
+        none) by the player ``name``, all stored in one transaction; ``request.seat`` is "a", "b",
+        "any" or "" (none).
 
         With a ``request_id`` that already created a game (its ``seated``/``created`` was lost),
         that game and the seat it took, after checking that the retry asks for the same."""
+        mission_id, seat, client_seed = request.mission, request.seat, request.client_seed
+        request_id = request.request_id
         self._check_open()
         mission = self.missions.get(mission_id) if isinstance(mission_id, str) else None
         if mission is None:  # only bundled missions: never a path from the network
@@ -251,15 +264,87 @@ class Lobby:
             actor.expire_at((await self.store.game_info(game_id)).created_at + self.config.open_game_ttl)
         return actor
 
-    async def run(self, game_id: str, job: str, *args):
-        """Run one of the actor's jobs (``seat``, ``watch``, ``command``) on the game's actor."""
+    async def run(self, game_id: str, job: Callable, *args):
+        """Run one of the actor's jobs (``GameActor.seat``, ``.watch``, ``.command``, ``.cancel``) on
+        the game's actor."""
         for _ in range(3):
             actor = await self.get(game_id)
             try:
-                return await actor.call(getattr(actor, job), *args)
+                return await actor.call(job.__get__(actor), *args)
             except Retired:
                 continue
         raise ProtocolError("server.internal", f"game {game_id} is being unloaded; try again")
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    async def handle(self, conn, request, received: float = 0.0) -> None:
+        """Act on one typed request (a client message of ``protocol.messages`` but ``hello`` and
+        ``ping``, which the connection's session answers) from ``conn``; its replies go to ``conn``.
+        A refusal is raised (``ProtocolError``, ``GameError``) for the caller to answer under the
+        request's id. ``received``: when its frame arrived (``time.perf_counter``), for the log."""
+        match request:
+            case m.ListMissions():
+                conn.send(m.Missions(missions=self.mission_infos(), id=request.id))
+            case m.ListGames():
+                games, total = await self.list_games(request)
+                conn.send(m.Games(games=games, total=total, id=request.id))
+            case m.CreateGame():
+                await self.create_game(conn, request)
+            case m.Join():
+                await self.run(request.game_id, GameActor.seat, conn, request.seat, conn.name, request.client_seed,
+                               request.id, check_request_id(request.request_id))
+            case m.Spectate():
+                actor = await self.get(request.game_id)
+                held = conn.roles.get(request.game_id)
+                viewer = held if held in ("a", "b") else "spectator"
+                await self.run(actor.game_id, GameActor.watch, conn, viewer, request.after_seq,
+                               m.Watching(game_id=request.game_id, viewer=viewer, id=request.id))
+            case m.Resume():
+                seat = await self._seat_of_token(conn, request.game_id, request.token)
+                await self.run(request.game_id, GameActor.watch, conn, seat, request.last_seq,
+                               m.Seated(game_id=request.game_id, seat=seat, token=request.token, id=request.id))
+            case m.Command():
+                seat = seat_held(conn, request.game_id)
+                command = Choose(request.decision_id, request.option, seat)
+                await self.run(request.game_id, GameActor.command, conn, seat, command, request.command_id,
+                               request.id, received)
+            case m.ResignGame():
+                seat = seat_held(conn, request.game_id)
+                await self.run(request.game_id, GameActor.command, conn, seat, Resign(seat), request.command_id,
+                               request.id, received)
+            case m.CancelGame():
+                seat = await self._seat_of_token(conn, request.game_id, request.token)
+                await self.run(request.game_id, GameActor.cancel, conn, seat, request.id)
+            case _:  # pragma: no cover - the codec knows no other client message
+                raise ProtocolError("protocol.unknown_type", f"no handler for {type(request).__name__}")
+
+    async def create_game(self, conn, request: m.CreateGame) -> None:
+        """``create_game``: the game, and with ``request.seat`` the seat, replied ``seated`` (then the
+        game's events, as to a seat that resumes) or ``created``."""
+        if request.seat not in ("", "a", "b", "any"):
+            raise ProtocolError("protocol.invalid_field", f"seat is 'a', 'b', 'any' or '', not {request.seat!r}")
+        try:  # before the game exists: a bad seed must not leave a game behind
+            check_client_seed("a", request.client_seed)
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError("protocol.invalid_field", f"client_seed: {exc}") from None
+        if self.admit_creation is not None:
+            self.admit_creation(conn)
+        # the game, its GameCreated and the seat: one transaction (a retried request_id: the same)
+        actor, seat = await self.create(request, conn.name)
+        if seat:
+            await self.run(actor.game_id, GameActor.watch, conn, seat, 0,
+                           m.Seated(game_id=actor.game_id, seat=seat, token=self.token_for(actor, seat),
+                                    id=request.id))
+        else:
+            conn.send(m.Created(game_id=actor.game_id, mission=actor.state.mission, id=request.id))
+
+    async def _seat_of_token(self, conn, game_id: str, token: str) -> str:
+        actor = await self.get(game_id)
+        seat = self.seat_of_token(actor, token)
+        if seat is None:
+            self.log.info("auth.failed", conn=conn.id, game=game_id)
+            raise ProtocolError("auth.bad_token", f"that is not the token of a seat of game {game_id}")
+        return seat
 
     def token_for(self, actor: GameActor, seat: str) -> str:
         return actor.game.token_for(seat)
@@ -290,6 +375,14 @@ class Lobby:
             except Exception:
                 pass
         await asyncio.gather(*(a.close() for a in list(self.actors.values())), return_exceptions=True)
+
+
+def seat_held(conn, game_id: str) -> str:
+    """The seat ``conn`` holds in ``game_id``; ``auth.not_seated`` if it holds none."""
+    seat = conn.roles.get(game_id)
+    if seat not in ("a", "b"):
+        raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {game_id!r}")
+    return seat
 
 
 def status_of(summary: GameSummary) -> str:

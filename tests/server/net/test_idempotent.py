@@ -85,3 +85,33 @@ async def test_a_retry_after_a_restart_is_recognised(make_server):
         assert isinstance(fresh, m.Error) and fresh.code == "game.over"
     events = [decode_event(s.data) for s in await store.read(sa.game_id)]
     assert [e for e in events if isinstance(e, Resigned)] == [Resigned(side=seat)]
+
+
+class CountingStore(MemoryStore):
+    """A memory store that keeps every append it is asked for (stored or refused)."""
+
+    def __init__(self):
+        super().__init__()
+        self.appends: list[tuple[str, int, list[bytes], str | None]] = []
+
+    async def append(self, game_id, expected_seq, events, command_id=None):
+        self.appends.append((game_id, expected_seq, list(events), command_id))
+        return await super().append(game_id, expected_seq, events, command_id)
+
+
+async def test_a_retry_is_looked_up_with_find_command_never_a_probing_append(make_server):
+    """A retried command whose decision has moved on is found with the store's ``find_command``;
+    the actor never sends the store a fake append to learn what a command id stored."""
+    store = CountingStore()
+    async with make_server(store=store) as srv:
+        a, b, sa, sb = await seated_pair(srv.url)
+        first = await a.next_of(m.DecisionMsg)
+        me, _ = mine(first, a, b)
+        d = first.decision
+        cmd = m.Command(game_id=sa.game_id, decision_id=d.id, option=d.options[0], command_id="probe-1")
+        ack = await me.call(cmd)
+        appends = len(store.appends)
+        again = await me.call(cmd)  # decision d is answered: the retry is recognised by its id
+        assert isinstance(again, m.Ack) and again.seq == ack.seq
+        assert store.appends[appends:] == []
+        assert all(events != [b"\xc0"] for _, _, events, _ in store.appends)

@@ -75,13 +75,15 @@ class Recording(Client):
         super().__init__(url, name=name, auto_reconnect=True)
         self.heard, self.seats, self.sending = heard, seats, sending
 
-    def _on_event(self, msg: m.EventMsg) -> None:
-        self.heard.append((msg.game_id, msg.seq, self.game(msg.game_id).viewer, encode_event(msg.event)))
-        super()._on_event(msg)
-
     def _dispatch(self, msg) -> None:
         if isinstance(msg, m.Seated):
             self.seats.append((msg.game_id, msg.seat, msg.token, self.name))
+        if isinstance(msg, m.EventMsg):
+            items = [(msg.seq, msg.event)]
+        else:
+            items = [(item.seq, item.event) for item in msg.events] if isinstance(msg, m.Updates) else []
+        for seq, event in items:  # every event frame, before the session drops its duplicates
+            self.heard.append((msg.game_id, seq, self.game(msg.game_id).viewer, encode_event(event)))
         super()._dispatch(msg)
 
     async def _call_once(self, msg, timeout: float):

@@ -328,6 +328,18 @@ class EventStoreSuite:
         assert await store.find_command("g", "c1") == AppendResult(1, 2, r.last_hash, duplicate=True)
         assert await store.find_command("g", "c2") is None
 
+    async def test_find_command_answers_a_retry_at_once_and_writes_nothing(self, store: EventStore) -> None:
+        # how a game actor recognises a retried command: a read, right after the append returned
+        await store.create_game("g", events=[b"created"])
+        r = await store.append("g", 1, [b"chosen", b"next"], command_id="a:cmd")
+        before = await store.read("g")
+        for _ in range(3):
+            assert await store.find_command("g", "a:cmd") == AppendResult(2, 3, r.last_hash, duplicate=True)
+            assert await store.find_command("g", "b:cmd") is None  # another seat's id, never stored
+        assert await store.read("g") == before and await store.last_seq("g") == 3
+        with pytest.raises(ValueError):
+            await store.find_command("g", "")
+
     async def test_a_creation_that_fails_makes_nothing(self, store: EventStore) -> None:
         with pytest.raises(ValueError, match="command id needs events"):
             await store.create_game("g", command_id="c")
