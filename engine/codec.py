@@ -70,7 +70,8 @@ def state_hash(state: State) -> str:
 
     Fields added to ``Unit`` and ``State`` after the first release (``engine.model.LATE_FIELDS``)
     are left out while they hold their defaults: the bytes hashed are then exactly those the
-    engine hashed before the fields existed, so older logs' checkpoints still verify."""
+    engine hashed before the fields existed, so older logs' checkpoints still verify. The rules'
+    version (``State.rules_version``) is left out: ``GameCreated`` fixes it."""
     return hashlib.sha256(_plain_encoder.encode(_without_late_defaults(state))).hexdigest()
 
 
@@ -102,6 +103,7 @@ def _without_late_defaults(state: State):
     from engine.model import Unit
 
     plain = msgspec.to_builtins(state, order="deterministic")
+    del plain["rules_version"]  # fixed by GameCreated, which the chain covers (engine.versions)
     unit_defaults = _defaults(Unit)
     for unit in plain["units"].values():
         _strip(unit, unit_defaults)

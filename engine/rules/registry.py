@@ -73,6 +73,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from engine.versions import V0_2
+
 if TYPE_CHECKING:
     from engine.model import Decision, Option, State, Unit
     from engine.rules.context import Context
@@ -149,7 +151,10 @@ def bonus(state: "State", hook: str, *args) -> int:
 
 
 def allows(state: "State", hook: str, *args) -> bool:
-    """A veto hook (``can_act``, ``can_move``): True unless an active module says False."""
+    """A veto hook (``can_act``, ``can_move``): True unless an active module says False. The
+    rules of engine 0.1.0 had no vetoes (``engine.versions``)."""
+    if state.rules_version < V0_2:
+        return True
     for module in active(state):
         fn = getattr(module, hook)
         if fn is not None and not fn(state, *args):
@@ -158,7 +163,10 @@ def allows(state: "State", hook: str, *args) -> bool:
 
 
 def offers(state: "State", hook: str, *args) -> bool:
-    """An offer hook (``can_reroll``): True if an active module says True."""
+    """An offer hook (``can_reroll``): True if an active module says True. The rules of engine
+    0.1.0 offered no re-roll of another module's rolls (``engine.versions``)."""
+    if state.rules_version < V0_2:
+        return False
     for module in active(state):
         fn = getattr(module, hook)
         if fn is not None and fn(state, *args):
