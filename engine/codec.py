@@ -14,7 +14,7 @@ import msgspec
 
 from engine.clone import planner
 from engine.events import AnyEvent, Event
-from engine.model import State
+from engine.model import State, Unit
 
 # -- upcasting: stored events of an older shape are read as today's events ----------------------
 # The log is never rewritten: its hash chain covers the exact stored bytes, so ``engine.verify``
@@ -95,30 +95,47 @@ def roundtrip_state(state: State) -> State:
 
 
 def state_hash(state: State) -> str:
-    """sha256 over the canonical MessagePack encoding of the whole state, hex.
+    """sha256 over the canonical MessagePack encoding of the state, hex.
 
-    Fields added to ``Unit`` and ``State`` after the first release (``engine.model.LATE_FIELDS``)
-    are left out while they hold their defaults: the bytes hashed are then exactly those the
-    engine hashed before the fields existed, so older logs' checkpoints still verify. The rules'
-    version (``State.rules_version``) is left out: ``GameCreated`` fixes it."""
-    return hashlib.sha256(_plain_encoder.encode(_without_late_defaults(state))).hexdigest()
+    The hash of every engine version so far (0.1.0, 0.2.0; ``engine.versions``): the fields that
+    ``Unit`` and ``State`` had at the first release are always hashed; a field added since is
+    hashed only while it differs from its default, so the bytes hashed for a game that leaves it
+    at its default are exactly those the engine hashed before it existed, and older logs'
+    checkpoints still verify. The rules' version (``State.rules_version``) is left out:
+    ``GameCreated`` fixes it."""
+    return hashlib.sha256(_plain_encoder.encode(_hashed_form(state))).hexdigest()
 
 
 # Struct fields in definition order, dicts sorted: the same bytes as ``_encoder`` gives the structs.
 _plain_encoder = msgspec.msgpack.Encoder()
-_late_defaults: dict[type, dict[str, object]] = {}
+
+# The fields of the first release, always hashed. Frozen: a field added later needs no entry here
+# (it replaces the list of late fields each module had to add its fields to).
+_FIRST_RELEASE: dict[type, frozenset[str]] = {
+    Unit: frozenset((
+        "id", "side", "name", "stats", "stress_max", "stress", "resistance", "weapons", "x", "y", "kind", "tier",
+        "focuses", "points", "commander", "prone", "injury", "dead", "stabilised", "avoid_available", "acted",
+        "stowed", "guarding", "readied", "assisted_by", "recovered", "exposed", "directed")),
+    State: frozenset((
+        "game_id", "mission", "board", "units", "rounds", "objectives", "items", "midline_points", "dice",
+        "commitment", "client_seeds", "seats", "revealed_seed", "seq", "next_nonce", "next_decision", "started",
+        "round", "phase", "to_act", "kept_initiative", "momentum", "threat", "turn", "stack", "pending",
+        "outcome")),
+}
 
 
-def _defaults(cls: type) -> dict[str, object]:
-    from engine.model import LATE_FIELDS
+def _later_defaults(cls: type) -> dict[str, object]:
+    """The default (as plain data) of each field of ``cls`` added after the first release."""
+    out = {}
+    for f in msgspec.structs.fields(cls):
+        if f.name in _FIRST_RELEASE[cls] or (f.default is msgspec.NODEFAULT and f.default_factory is msgspec.NODEFAULT):
+            continue
+        out[f.name] = msgspec.to_builtins(f.default_factory() if f.default is msgspec.NODEFAULT else f.default)
+    return out
 
-    found = _late_defaults.get(cls)
-    if found is None:
-        names = set(LATE_FIELDS.get(cls, ()))
-        found = _late_defaults[cls] = {
-            f.name: msgspec.to_builtins(f.default_factory() if f.default is msgspec.NODEFAULT else f.default)
-            for f in msgspec.structs.fields(cls) if f.name in names}
-    return found
+
+_UNIT_LATER = _later_defaults(Unit)
+_STATE_LATER = _later_defaults(State)
 
 
 def _strip(plain: dict, defaults: dict[str, object]) -> dict:
@@ -128,12 +145,9 @@ def _strip(plain: dict, defaults: dict[str, object]) -> dict:
     return plain
 
 
-def _without_late_defaults(state: State):
-    from engine.model import Unit
-
+def _hashed_form(state: State):
     plain = msgspec.to_builtins(state, order="deterministic")
     del plain["rules_version"]  # fixed by GameCreated, which the chain covers (engine.versions)
-    unit_defaults = _defaults(Unit)
     for unit in plain["units"].values():
-        _strip(unit, unit_defaults)
-    return _strip(plain, _defaults(State))
+        _strip(unit, _UNIT_LATER)
+    return _strip(plain, _STATE_LATER)

@@ -436,28 +436,3 @@ class State(msgspec.Struct):
 
     def active_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
-
-
-# -- fields added after the first release (the module registry and every module) -------------
-# The state hash (engine.codec.state_hash) leaves these out while they hold their defaults, so
-# that the checkpoints of logs recorded before the fields existed still verify. A module that
-# adds a field to Unit or State appends its name here.
-LATE_FIELDS: dict[type, tuple[str, ...]] = {
-    Unit: (
-        # capture module (seed 000)
-        "captured", "dragging", "bonus_actions", "xp", "removed", "mobility", "fight", "acuity",
-        # challenges module (seed 002)
-        "fate", "abilities", "stealthed",
-        # morale module (seed 004)
-        "endurance", "endurance_max", "unconscious", "morale", "size", "command_unit", "fear",
-        "move_bonus", "resting",
-    ),
-    State: (
-        "modules",  # the module registry
-        "capture",  # capture module (seed 000)
-        # challenges module (seed 002)
-        "challenges", "facilities", "hands", "decks", "played", "created", "action_points", "salt",
-        # morale module (seed 004)
-        "tokens", "commander_lost", "courage_lost", "retreated", "fear_due",
-    ),
-}

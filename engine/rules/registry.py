@@ -63,9 +63,9 @@ which is not damage", so that another module's rolls can be re-rolled with the m
 
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
-A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
-that the state hash of a game that leaves it at its default is the hash it had before the field
-existed (older logs' checkpoints still verify).
+A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves every field
+added after the first release out while it holds its default (``engine.codec.state_hash``), so a
+game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
 """
 
 from __future__ import annotations
