@@ -17,6 +17,8 @@ from engine import events as ev
 from engine.dice.fair import check_client_seed
 from engine.errors import InvalidEvent
 from engine.model import MOMENTUM_MAX, SIDES, State, Turn
+from engine.versions import CURRENT as CURRENT_RULES
+from engine.versions import level as rules_level
 
 
 def initial_state(created: ev.GameCreated) -> State:
@@ -33,6 +35,7 @@ def initial_state(created: ev.GameCreated) -> State:
         dice=created.dice,
         commitment=created.commitment,
         capture=created.capture,  # capture module (seed 000)
+        rules_version=rules_level(created.engine_version, CURRENT_RULES),
     )
     if created.challenges is not None:  # -- challenges module (seed 002)
         setup = created.challenges

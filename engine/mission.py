@@ -20,11 +20,8 @@ from engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objec
 from engine.rules.challenges.setup import ChallengesSpec
 from engine.rules.challenges import setup as challenges_setup
 from engine.rules.registry import known_modules
+from engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (engine.versions)
 
-# The rules' version, logged in every GameCreated. Raise it whenever a rules change makes ``decide``
-# produce other events for the same commands and dice (0.2.0: issue 12's rules fixes), so that a
-# game recorded under other rules says so when it fails verification (``engine.verify``).
-ENGINE_VERSION = "0.2.0"
 
 
 class _Strict(msgspec.Struct, forbid_unknown_fields=True):

@@ -12,6 +12,8 @@ from typing import Union
 
 import msgspec
 
+from engine.versions import CURRENT as CURRENT_RULES
+
 Side = str  # "a" or "b"
 SIDES: tuple[Side, Side] = ("a", "b")
 MOMENTUM_MAX = 6  # seed 001 / RULES-BRIEF: a side's Momentum pool holds at most 6
@@ -425,34 +427,12 @@ class State(msgspec.Struct):
     courage_lost: dict[str, int] = msgspec.field(default_factory=lambda: {"a": -1, "b": -1})  # units lost at the last Courage Test, -1 before the first
     retreated: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
     fear_due: list[str] = []  # units that must take a Morale Test for Fear at the end of the phase
+    # -- the rules this game is played under (engine.versions): set from GameCreated.engine_version,
+    # left out of the state hash (engine.codec.state_hash)
+    rules_version: int = CURRENT_RULES
 
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
 
     def active_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
-
-
-# -- fields added after the first release (the module registry and every module) -------------
-# The state hash (engine.codec.state_hash) leaves these out while they hold their defaults, so
-# that the checkpoints of logs recorded before the fields existed still verify. A module that
-# adds a field to Unit or State appends its name here.
-LATE_FIELDS: dict[type, tuple[str, ...]] = {
-    Unit: (
-        # capture module (seed 000)
-        "captured", "dragging", "bonus_actions", "xp", "removed", "mobility", "fight", "acuity",
-        # challenges module (seed 002)
-        "fate", "abilities", "stealthed",
-        # morale module (seed 004)
-        "endurance", "endurance_max", "unconscious", "morale", "size", "command_unit", "fear",
-        "move_bonus", "resting",
-    ),
-    State: (
-        "modules",  # the module registry
-        "capture",  # capture module (seed 000)
-        # challenges module (seed 002)
-        "challenges", "facilities", "hands", "decks", "played", "created", "action_points", "salt",
-        # morale module (seed 004)
-        "tokens", "commander_lost", "courage_lost", "retreated", "fear_due",
-    ),
-}

@@ -12,7 +12,9 @@ and checks, stopping at the first bad event and naming it:
 6. **seed**: the revealed server seed matches the commitment logged at creation;
 7. **dice**: each roll equals the roll recomputed from the seed, the client seeds logged
    before it (a client seed applies only to later rolls) and its nonce;
-8. **rules**: re-running ``decide`` on every logged command (start, each choice, resignation,
+8. **rules**: re-running ``decide`` -- with the rules of the engine version that recorded the game
+   (``GameCreated.engine_version``, ``engine.versions``; a version this engine does not know
+   fails at event 1) -- on every logged command (start, each choice, resignation,
    the cancellation or expiry of a game nobody joined)
    with the revealed dice produces exactly the logged events, so the server could neither
    invent an outcome nor skip a rule.
@@ -40,7 +42,8 @@ from engine.dice.fair import ProvablyFairDice
 from engine.errors import GameError, InvalidEvent
 from engine.evolve import evolve, initial_state
 from engine.log import GENESIS_HASH, chain_hash
-from engine.mission import ENGINE_VERSION
+from engine.versions import ENGINE_VERSION, UnknownVersion
+from engine.versions import level as rules_level
 
 
 class LoggedEvent(NamedTuple):
@@ -139,6 +142,10 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
     seq0, first = decoded[0]
     if not isinstance(first, ev.GameCreated) or first.game_id != game_id:
         return report.fail(seq0, "the first event must be GameCreated for this game")
+    try:  # the game is re-run with the rules it was played under (engine.versions)
+        rules_level(first.engine_version)
+    except UnknownVersion as exc:
+        return report.fail(seq0, f"the rules cannot be re-run: {exc}")
 
     # 6: the seed, read ahead so that one pass can check every event in order
     rolls = {e.nonce: e.results for _, e in decoded if isinstance(e, ev.DiceRolled)}
@@ -174,9 +181,9 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
         bad = exc.seq, exc.problem
     if bad is not None:
         seq, problem = bad
-        if first.engine_version != ENGINE_VERSION:  # the log may be sound and only the rules newer
-            problem += (f" (this game was recorded by engine {first.engine_version!r} and is re-run with the "
-                        f"rules of engine {ENGINE_VERSION!r}: rules changed between them)")
+        if first.engine_version != ENGINE_VERSION:  # say which rules re-ran it: the recorded version's
+            problem += (f" (re-run with the rules of engine {first.engine_version!r}, which recorded it; "
+                        f"this is engine {ENGINE_VERSION!r})")
         return report.fail(seq, problem)
     report.rolls_checked = len(rolls) if seed is not None else 0
     report.finished = ended is not None

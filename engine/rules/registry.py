@@ -63,15 +63,17 @@ which is not damage", so that another module's rolls can be re-rolled with the m
 
 Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
 ``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
-A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
-that the state hash of a game that leaves it at its default is the hash it had before the field
-existed (older logs' checkpoints still verify).
+A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves every field
+added after the first release out while it holds its default (``engine.codec.state_hash``), so a
+game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping
+
+from engine.versions import V0_2
 
 if TYPE_CHECKING:
     from engine.model import Decision, Option, State, Unit
@@ -149,7 +151,10 @@ def bonus(state: "State", hook: str, *args) -> int:
 
 
 def allows(state: "State", hook: str, *args) -> bool:
-    """A veto hook (``can_act``, ``can_move``): True unless an active module says False."""
+    """A veto hook (``can_act``, ``can_move``): True unless an active module says False. The
+    rules of engine 0.1.0 had no vetoes (``engine.versions``)."""
+    if state.rules_version < V0_2:
+        return True
     for module in active(state):
         fn = getattr(module, hook)
         if fn is not None and not fn(state, *args):
@@ -158,7 +163,10 @@ def allows(state: "State", hook: str, *args) -> bool:
 
 
 def offers(state: "State", hook: str, *args) -> bool:
-    """An offer hook (``can_reroll``): True if an active module says True."""
+    """An offer hook (``can_reroll``): True if an active module says True. The rules of engine
+    0.1.0 offered no re-roll of another module's rolls (``engine.versions``)."""
+    if state.rules_version < V0_2:
+        return False
     for module in active(state):
         fn = getattr(module, hook)
         if fn is not None and fn(state, *args):

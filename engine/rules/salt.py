@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 
 from engine.rules.context import Context
+from engine.versions import V0_2
 
 MIN_SALT_BITS = 128
+OLD_SALT_DICE = 4  # the rules of engine 0.1.0 drew 4 d65536, 64 bits (engine.versions)
 SALT_SIDES = 65536  # 16 bits a die
 
 
@@ -35,4 +37,5 @@ def entropy_bits(sides: int, count: int) -> float:
 def draw_salt(ctx: Context, purpose: str, bits: int = MIN_SALT_BITS) -> tuple[int, ...]:
     """Roll a salt of at least ``bits`` (and ``MIN_SALT_BITS``) secret bits; ``purpose`` names it
     (``"<module>:salt"``), so views can redact it."""
-    return ctx.roll(SALT_SIDES, salt_dice(bits), purpose)
+    count = salt_dice(bits) if ctx.state.rules_version >= V0_2 else OLD_SALT_DICE
+    return ctx.roll(SALT_SIDES, count, purpose)

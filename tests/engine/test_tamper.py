@@ -591,15 +591,28 @@ def test_client_seeds_apply_to_the_rolls_after_them(db: Path, capsys) -> None:
     assert_fails_at(db, capsys, 3, "already has a client seed")
 
 
-def test_a_failure_in_a_game_of_another_engine_version_says_the_rules_changed(db: Path, capsys) -> None:
-    """A game recorded by an older engine may fail only because the rules changed since (the
-    log itself sound): the failure says which engine recorded it and which rules re-ran it. A
-    game of this engine's version that fails says nothing of the kind."""
+def test_a_failure_in_a_game_of_another_engine_version_names_the_rules_that_re_ran_it(db: Path, capsys) -> None:
+    """A game recorded by an older engine is re-run with that engine's rules (engine.versions):
+    a failure says so, and which engine verified it. A game of this engine's version that fails
+    says nothing of the kind."""
     evs = events(db)
     k = die_seqs(evs)["middle-roll"]
     replace_and_rechain(db, k, encode_event(other_result(evs[k - 1])))
-    assert "rules changed" not in assert_fails_at(db, capsys, k, "roll").problem
+    assert "re-run with" not in assert_fails_at(db, capsys, k, "roll").problem
     older = msgspec.structs.replace(evs[0], engine_version="0.1.0")
     replace_and_rechain(db, 1, encode_event(older))
-    report = assert_fails_at(db, capsys, k, "roll", "engine '0.1.0'", f"engine '{ENGINE_VERSION}'", "rules changed")
+    report = assert_fails_at(db, capsys, k, "roll", "rules of engine '0.1.0', which recorded it",
+                             f"this is engine '{ENGINE_VERSION}'")
     assert report.problem.startswith(f"roll {evs[k - 1].nonce}")
+
+
+def test_a_game_of_an_engine_version_this_engine_does_not_know_fails_at_its_first_event(db: Path, capsys) -> None:
+    """A game whose rules this engine does not have (a newer engine's) cannot be re-run: verify
+    says so at event 1, naming the version and the versions it knows, instead of re-running it
+    with other rules."""
+    evs = events(db)
+    newer = msgspec.structs.replace(evs[0], engine_version="9.0.0")
+    replace_and_rechain(db, 1, encode_event(newer))
+    report = assert_fails_at(db, capsys, 1, "rules cannot be re-run", "engine '9.0.0'", "does not know",
+                             f"'{ENGINE_VERSION}'")
+    assert report.checkpoints == 0 and report.commands_rerun == 0

@@ -140,8 +140,8 @@ def wounded_plus_one(ctx: Context, unit: Unit) -> None:
     an attack, so 7A (5 or more damage) does not apply. The Injury is non-lethal and may be
     avoided as usual (the core's injury step)."""
     before = unit.stress
-    step = cond.wound_step(unit)
-    if step:
+    step = cond.wound_step(unit, ctx.state.rules_version)
+    if step:  # (never 0 under engine 0.1.0's rules)
         ctx.emit(StressLost(unit=unit.id, amount=step))
     injuries = (before > 0 and ctx.state.units[unit.id].stress == 0) + (before == 0)
     if injuries:

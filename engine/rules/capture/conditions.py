@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine import board as geo
 from engine.model import CaptureRules, State, Unit
+from engine.versions import CURRENT, V0_2
 
 DEFAULT_RULES = CaptureRules()
 
@@ -38,21 +39,25 @@ def stunned(u: Unit) -> bool:
     return u.kind == "hero" and u.injury == "nonlethal" and not u.dead
 
 
-def wounded(u: Unit) -> int:
+def wounded(u: Unit, rules: int = CURRENT) -> int:
     """n of wounded(n): the whole quarters of the Stress track lost, floor(4 x lost / max), so
     wounded(4) is exactly 0 Stress (issue 12: RULES-BRIEF's ceil made Stress 2 of 11 wounded(4))."""
     if u.stress_max <= 0:
         return 4
     lost = u.stress_max - u.stress
+    if rules < V0_2:  # engine 0.1.0: RULES-BRIEF's ceil
+        return -(-4 * lost // u.stress_max)
     return 4 * lost // u.stress_max
 
 
-def wound_step(u: Unit) -> int:
+def wound_step(u: Unit, rules: int = CURRENT) -> int:
     """The Stress "becomes wounded(+1)" costs now: the least that completes the next quarter,
     ceil((n + 1) x max / 4) - lost, so it is exactly one step whenever max Stress is 4 or more
     (from full Stress: ceil(max / 4), as RULES-BRIEF says); 0 at 0 Stress (none is left: the
     step is the Injury of seed 001's 7C). Below 4 max Stress some steps hold no Stress of their
-    own and the next one that does is reached."""
+    own and the next one that does is reached. (Engine 0.1.0: ceil(max Stress / 4), at least 1.)"""
+    if rules < V0_2:
+        return max(1, -(-u.stress_max // 4))
     if u.stress <= 0 or u.stress_max <= 0:
         return 0
     lost = u.stress_max - u.stress
@@ -86,7 +91,7 @@ def capturable(state: State, hero: Unit, target: Unit) -> bool:
         return False
     if target.kind == "bogey":
         return down(target)
-    return stunned(target) or wounded(target) >= 3
+    return stunned(target) or wounded(target, state.rules_version) >= 3
 
 
 def capture_difficulty(target: Unit) -> int:

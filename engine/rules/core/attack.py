@@ -20,6 +20,7 @@ from engine.model import UNARMED, Option, State, TaskFrame, Unit, Weapon, other
 from engine.rules import registry
 from engine.rules.context import Context
 from engine.rules.core import tasks
+from engine.versions import V0_2
 from engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
 
 COVER_DICE = 2  # house rule: a unit in a cover cell rolls 2 Resistance (Challenge) Dice
@@ -45,7 +46,7 @@ def enemy_in_reach(state: State, unit: Unit) -> bool:
     Captured state) is helpless, so no threat (house rule, issue 12)."""
     reach = state.board.reach
     return any(
-        e.side != unit.side and not e.incapacitated and not e.captured
+        e.side != unit.side and not e.incapacitated and (not e.captured or state.rules_version < V0_2)
         and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
         for e in state.units.values()
     )
@@ -225,7 +226,7 @@ def strike_options(state: State, f: TaskFrame) -> list[Option]:
     stands; for a target that won, its own declaration, ("damage", 0) Non-lethal and, if it may
     make one, ("damage", 1) Lethal, paid as any Lethal attack (seed 001 "Lethal Attacks"; the
     counter-blow is the winner's attack, so its side decides and pays: issue 12 #23)."""
-    if f.winner == f.unit:
+    if f.winner == f.unit or state.rules_version < V0_2:  # 0.1.0: the attacker's declaration, always
         return [("damage",)]
     return [("damage", lethal) for lethal in lethal_options(state, state.units[f.winner])]
 

@@ -13,6 +13,7 @@ from engine.events import ActionCounterRemoved, CommanderLost, MoveBoosted, Toke
 from engine.model import SIDES, Option, State, Unit
 from engine.rules import registry
 from engine.rules.context import Context
+from engine.versions import V0_2
 
 COMMAND_UNIT_BONUS = 1  # house rule: a side with a "Command Unit" able to fight adds 1 to its TCV
 COMMANDER_LOST_TOKENS = 2  # "two of the remaining Command Tokens are lost"
@@ -73,7 +74,7 @@ def turn_options(state: State, unit: Unit) -> list[Option]:
         return []
     opts: list[Option] = []
     if ("move" not in state.turn.minors and state.turn.task != "sprint" and not unit.prone
-            and registry.allows(state, "can_move", unit)):  # not for a unit with Fear (it cannot move)
+            and (registry.allows(state, "can_move", unit) if state.rules_version >= V0_2 else not unit.fear)):  # not for a unit with Fear (it cannot move)
         opts.append(("boost",))
     for u in state.units.values():
         if u.side == unit.side and u.id != unit.id and u.acted and not u.incapacitated and not u.unconscious:

@@ -1,6 +1,7 @@
 """The fields the module registry and the modules add leave the state hash of a game without
 them unchanged, so the checkpoints of logs recorded before they existed still verify
-(engine.codec.state_hash, engine.model.LATE_FIELDS)."""
+(engine.codec.state_hash: every field added after the first release is hashed only away from its
+default)."""
 
 from __future__ import annotations
 
