@@ -9,8 +9,9 @@
                 await c.choose(update.decision, update.decision.options[0])
 
 The protocol itself (ids and replies, sequence numbers, gaps, duplicates, the view fold,
-``updates`` unpacked) is a sans-I/O ``client.session.ClientSession``; this module moves its
-frames over a WebSocket, waits for replies, queues each game's updates and reconnects.
+``updates`` unpacked) is a sans-I/O ``client.session.ClientSession``; ``client.transport`` moves
+its frames over a WebSocket, waits for replies, queues each game's updates and reconnects; this
+module is the client's API on top (the calls, each game's view, ``updates``).
 
 What it does for you:
 
@@ -48,9 +49,6 @@ Exceptions (all ``ClientError``): ``ClientError`` (the server's ``error`` reply:
 
 from __future__ import annotations
 
-import asyncio
-import itertools
-import logging
 import secrets
 import time
 import uuid
@@ -58,65 +56,15 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 import msgspec
-import websockets
-from websockets.asyncio.client import ClientConnection
-from websockets.asyncio.client import connect as ws_connect
 
-from client.session import ClientSession, DecisionUpdate, EventUpdate, GameOverUpdate, GameView, Reply, Update
+from client.errors import ClientError, ConnectFailed, ConnectionLost
+from client.session import DecisionUpdate, EventUpdate, GameOverUpdate, GameView, Update
+from client.transport import Lost, Transport
 from engine.model import Decision, Option, State
 from protocol import messages as m
-from protocol.codec import JSON, MSGPACK, codec_for
 
 __all__ = ["Client", "ClientError", "ConnectFailed", "ConnectionLost", "DecisionUpdate", "EventUpdate",
            "GameOverUpdate", "GameView", "Seat", "Update", "connect", "new_client_seed"]
-
-log = logging.getLogger("skirmish.client")
-
-CODECS = {"msgpack": MSGPACK, "json": JSON}
-CALL_TIMEOUT = 30.0  # seconds a call waits for its reply
-RATE_RETRIES = 8  # times a call dropped by the server's rate limit is sent again
-
-
-# -- errors ------------------------------------------------------------------------------------
-
-
-class ClientError(Exception):
-    """The server answered a call with ``error``; ``code`` is one of ``protocol.errors.CODES``.
-
-    Local failures use ``client.*`` codes (subclasses below)."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class ConnectFailed(ClientError):
-    """Nothing listens at the address, or it is not a skirmish server (handshake refused)."""
-
-    def __init__(self, message: str):
-        super().__init__("client.connect_failed", message)
-
-    def __str__(self) -> str:
-        return self.message
-
-
-class ConnectionLost(ClientError):
-    """The connection dropped while a call waited. ``command_id`` is set for a ``choose``, and
-    ``request_id`` for a ``create_game`` or ``join``: retry with it after ``reconnect()`` and the
-    server will not act twice (a retried seat request gets the seat its first try took)."""
-
-    def __init__(self, message: str = "the connection to the server was lost", command_id: str = "",
-                 request_id: str = ""):
-        super().__init__("client.connection_lost", message)
-        self.command_id = command_id
-        self.request_id = request_id
-
-    def __str__(self) -> str:
-        return self.message
-
-
-# -- what updates() yields ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -126,14 +74,6 @@ class Seat:
     game_id: str
     seat: str
     token: str
-
-
-@dataclass(frozen=True)
-class _Lost:
-    generation: int
-
-
-# -- the client --------------------------------------------------------------------------------
 
 
 def connect(url: str, codec: str = "msgpack", name: str = "skirmish-client", *,
@@ -147,240 +87,9 @@ def connect(url: str, codec: str = "msgpack", name: str = "skirmish-client", *,
                   batch=batch)
 
 
-class Client:
-    def __init__(self, url: str, *, codec: str = "msgpack", name: str = "skirmish-client",
-                 auto_reconnect: bool = False, open_timeout: float = 10.0, batch: bool = True):
-        if codec not in CODECS:
-            raise ValueError(f"codec is one of {', '.join(CODECS)}, not {codec!r}")
-        self.url = url
-        self.codec_name = codec
-        self.auto_reconnect = auto_reconnect
-        self.open_timeout = open_timeout
-        # the protocol, sans I/O: ``batch`` asks for ``updates`` (one frame per server step)
-        self.session = ClientSession(codec_for(CODECS[codec]), name=name, batch=batch)
-        self.server = ""  # the server's name, from welcome
-        self._ws: ClientConnection | None = None
-        self._reader: asyncio.Task | None = None
-        self._calls: dict[int, asyncio.Future] = {}
-        self._queues: dict[str, asyncio.Queue] = {}  # game id -> what updates() reads
-        self._generation = 0
-        self._ready = asyncio.Event()  # connected, hello done, games resumed
-        self._reconnecting: asyncio.Task | None = None
-        self._lock = asyncio.Lock()
-        self._closed = False
-
-    @property
-    def name(self) -> str:
-        return self.session.name
-
-    @property
-    def batch(self) -> bool:
-        return self.session.batch
-
-    @property
-    def _codec(self):
-        return self.session.codec
-
-    @property
-    def notices(self) -> list[m.Error]:
-        """Errors the server sent without an id."""
-        return self.session.notices
-
-    # -- connection ----------------------------------------------------------------------------
-
-    async def __aenter__(self) -> "Client":
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.close()
-
-    async def open(self) -> "Client":
-        async with self._lock:
-            self._closed = False
-            await self._open()
-            self._ready.set()
-        return self
-
-    async def _open(self) -> None:
-        try:
-            ws = await ws_connect(self.url, subprotocols=[CODECS[self.codec_name]], proxy=None,
-                                  open_timeout=self.open_timeout, max_size=16 * 2**20)
-        except websockets.InvalidURI as exc:
-            raise ConnectFailed(f"{self.url} is not a WebSocket address (ws://HOST:PORT): {exc}") from None
-        except websockets.InvalidStatus as exc:
-            raise ConnectFailed(f"{self.url} refused the WebSocket handshake "
-                                f"(HTTP {exc.response.status_code})") from None
-        except ConnectionRefusedError:
-            raise ConnectFailed(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
-        except TimeoutError:
-            raise ConnectFailed(f"cannot connect to {self.url}: no answer within {self.open_timeout:g}s") from None
-        except (websockets.InvalidHandshake, OSError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else (str(exc) or type(exc).__name__)
-            raise ConnectFailed(f"cannot connect to {self.url}: {why}") from None
-        self.session.connection_made(codec_for(ws.subprotocol))
-        self._ws = ws
-        self._generation += 1
-        self._reader = asyncio.create_task(self._read(ws, self._generation), name="skirmish-client-reader")
-        try:
-            welcome = await self._call(self.session.hello())
-        except BaseException:
-            await self._drop_ws()
-            raise
-        self.server = welcome.server
-
-    async def close(self) -> None:
-        """Close the connection (the seats stay yours: resume later with their tokens)."""
-        self._closed = True
-        task = self._reconnecting
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        await self._drop_ws()
-
-    async def _drop_ws(self) -> None:
-        """Close the current connection on purpose: calls waiting on it fail with ConnectionLost."""
-        ws, reader = self._ws, self._reader
-        self._ws = self._reader = None
-        self._ready.clear()
-        self._generation += 1  # the reader's end is not a loss to report
-        self._fail_calls()
-        if ws is not None:
-            await ws.close()
-        if reader is not None and reader is not asyncio.current_task():
-            try:
-                await reader
-            except asyncio.CancelledError:
-                pass
-
-    def _fail_calls(self) -> None:
-        self.session.connection_lost()
-        for fut in self._calls.values():
-            if not fut.done():
-                fut.set_exception(ConnectionLost())
-        self._calls.clear()
-
-    @property
-    def connected(self) -> bool:
-        """Connected, said hello, and resumed every game followed."""
-        return self._ws is not None and self._ready.is_set()
-
-    @property
-    def websocket(self) -> ClientConnection | None:
-        """The current WebSocket connection (tests break it on purpose)."""
-        return self._ws
-
-    async def reconnect(self, attempts: int = 10, delay: float = 0.2) -> None:
-        """Open a new connection and resume every game followed from its ``last_seq``."""
-        async with self._lock:
-            await self._drop_ws()
-            self._closed = False
-            for attempt in range(attempts):
-                try:
-                    await self._open()
-                    for request in self.session.resumptions():
-                        await self._call(request)
-                    break
-                except ClientError as exc:  # not there (yet), restarting, or it dropped again
-                    retry = isinstance(exc, (ConnectFailed, ConnectionLost)) or exc.code == "server.shutting_down"
-                    if not retry or attempt == attempts - 1:
-                        raise
-                    await self._drop_ws()
-                    await asyncio.sleep(min(delay * 2**attempt, 5.0))
-            self._ready.set()
-
-    async def _auto_reconnect(self) -> None:
-        try:
-            await self.reconnect(attempts=20)
-        except ClientError as exc:
-            log.warning("reconnecting failed: %s", exc)
-            self._closed = True
-            for queue in self._queues.values():
-                queue.put_nowait(_Lost(-1))
-        finally:
-            self._reconnecting = None
-
-    # -- the reader: replies to calls, pushes to games --------------------------------------------
-
-    async def _read(self, ws: ClientConnection, generation: int) -> None:
-        try:
-            async for frame in ws:
-                msg = self.session.decode(frame)
-                if msg is not None:
-                    self._dispatch(msg)
-        except websockets.ConnectionClosed:
-            pass
-        finally:
-            self._lost(ws, generation)
-
-    def _lost(self, ws: ClientConnection, generation: int) -> None:
-        if generation != self._generation:
-            return  # closed on purpose (close, reconnect)
-        self._ready.clear()
-        self._ws = None
-        self._fail_calls()
-        if self._closed:
-            return
-        if self.auto_reconnect:
-            if self._reconnecting is None:
-                self._reconnecting = asyncio.create_task(self._auto_reconnect())
-        else:
-            for queue in self._queues.values():
-                queue.put_nowait(_Lost(generation))
-
-    def _dispatch(self, msg) -> None:
-        """One message from the server, to the session; its replies to the calls waiting for them,
-        its updates to their games' queues."""
-        for item in self.session.receive_message(msg):
-            if type(item) is Reply:
-                fut = self._calls.pop(item.id, None)
-                if fut is not None and not fut.done():
-                    error = item.error
-                    if error is not None:
-                        fut.set_exception(ClientError(error.code, error.message))
-                    else:
-                        fut.set_result(item.message)
-            else:
-                self._queue(item.game_id).put_nowait(item)
-
-    def _queue(self, game_id: str) -> asyncio.Queue:
-        queue = self._queues.get(game_id)
-        if queue is None:
-            queue = self._queues[game_id] = asyncio.Queue()
-        return queue
-
-    # -- calls ---------------------------------------------------------------------------------------
-
-    async def _call(self, msg, timeout: float = CALL_TIMEOUT):
-        """Send ``msg`` with a fresh id and wait for the reply with that id. A message the server
-        dropped for the rate limit (``protocol.rate_limited``) is sent again after a pause."""
-        for attempt in itertools.count():
-            try:
-                return await self._call_once(msg, timeout)
-            except ClientError as exc:
-                if exc.code != "protocol.rate_limited" or attempt >= RATE_RETRIES:
-                    raise
-                await asyncio.sleep(min(0.05 * 2**attempt, 1.0))
-
-    async def _call_once(self, msg, timeout: float):
-        ws = self._ws
-        if ws is None:
-            raise ConnectionLost("not connected")
-        frame = self.session.request(msg)
-        fut = asyncio.get_running_loop().create_future()
-        self._calls[msg.id] = fut
-        try:
-            await ws.send(frame)
-        except websockets.ConnectionClosed:
-            self._calls.pop(msg.id, None)
-            self.session.forget(msg.id)
-            raise ConnectionLost() from None
-        try:
-            return await asyncio.wait_for(fut, timeout)
-        except TimeoutError:
-            raise ClientError("client.timeout", f"no reply to {type(msg).__name__} within {timeout:g}s") from None
-        finally:
-            self._calls.pop(msg.id, None)
-            self.session.forget(msg.id)
+class Client(Transport):
+    """A client of the server: the protocol's calls, and what this client knows of each game
+    (the connection, the reader and reconnection are :class:`~client.transport.Transport`'s)."""
 
     async def ping(self) -> None:
         await self._call(m.Ping())
@@ -488,13 +197,6 @@ class Client:
                 if exc.code == "game.stale_decision" and seq:
                     return seq  # our first try went through before the connection dropped
                 raise
-
-    async def wait_connected(self, timeout: float = 30.0) -> None:
-        try:
-            await asyncio.wait_for(self._ready.wait(), timeout)
-        except TimeoutError:
-            raise ConnectionLost("could not reconnect to the server") from None
-
     # -- games ---------------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameView:
@@ -542,7 +244,7 @@ class Client:
             if queue.empty() and g.over_seen:
                 return
             item = await queue.get()
-            if isinstance(item, _Lost):
+            if isinstance(item, Lost):
                 if item.generation == -1 or (item.generation == self._generation and not self.connected):
                     raise ConnectionLost()
                 continue  # a loss that a reconnect has already mended

@@ -14,11 +14,9 @@ the actor up.
 Every outbound event passes through ``engine.view.view``; a ``None`` view is not sent, and the
 pending decision is shown to each viewer through the view of its ``DecisionRequested``.
 
-**Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection (its
-events, the decision, the game's end, the ack of its own command) is staged in the connection's
-session (``ServerSession.stage``, per game), not sent, and at the end of the job goes out as one
-``updates`` message (more only if the order of the parts calls for it). Identical updates (same viewer, no ack) are encoded once per codec, so a step
-costs one encode per distinct view and one frame per connection.
+**Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection is
+staged, not sent, and goes out as one ``updates`` message at the end of the job
+(``server.outbox``).
 """
 
 from __future__ import annotations
@@ -35,10 +33,11 @@ from engine.errors import GameError
 from engine.events import ClientSeedAdded, DecisionRequested, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
 from engine.view import view
 from protocol.errors import ProtocolError
-from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Live, Seated, Updates
+from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated
 from server.clock import GameClock
 from server.connection import Connection
 from server.game import LiveGame, Submitted
+from server.outbox import Outbox
 
 SEATS = ("a", "b")
 _HIDDEN = object()  # a cached "this viewer does not see this event"
@@ -72,8 +71,7 @@ class GameActor:
         self._jobs: asyncio.Queue = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
         self._expiry: asyncio.TimerHandle | None = None  # a game nobody joined expires (``expire_at``)
-        self._staged: dict[Connection, None] = {}  # batch connections with updates staged in their session
-        self._lives: list[Connection] = []  # batch connections owed a ``live`` after their staged updates
+        self._outbox = Outbox(self.game_id)  # what this job stages for batch connections
         self._over: tuple[tuple, GameOverMsg] | None = None
         self.task = asyncio.create_task(self._run(), name=f"actor-{self.game_id}")
 
@@ -111,7 +109,7 @@ class GameActor:
                 try:
                     result = await job(*args)
                 finally:
-                    self._flush()
+                    self._outbox.flush(self.state.seq)
             except (ProtocolError, GameError) as exc:
                 if fut is not None and not fut.done():
                     fut.set_exception(exc)
@@ -197,7 +195,7 @@ class GameActor:
             await self._submit(Start())
         else:
             self._show_pending(conn, seat)
-        self._live(conn)
+        self._outbox.live(conn, self.state.seq)
         return seat
 
     async def watch(self, conn: Connection, viewer: str, after_seq: int, reply) -> None:
@@ -219,7 +217,7 @@ class GameActor:
         await self._backlog(conn, "all" if s.outcome is not None else viewer, max(0, after_seq))
         self.watchers[conn] = viewer
         self._show_pending(conn, viewer)
-        self._live(conn)
+        self._outbox.live(conn, self.state.seq)
         self.log.info("watch", conn=conn.id, viewer=viewer, after_seq=after_seq, seq=self.state.seq)
 
     async def command(self, conn: Connection, seat: str, command: Choose | Resign, command_id: str,
@@ -242,17 +240,17 @@ class GameActor:
             first = decode_event((await self.game.store.read(self.game_id, prior.first_seq, prior.first_seq))[0].data)
             self._check_reuse(command, command_id, first)
             self.log.info("command.retried", seat=seat, command_id=command_id, seq=prior.last_seq)
-            self._deliver(conn, Ack(game_id=self.game_id, seq=prior.last_seq, id=msg_id))
+            self._outbox.deliver(conn, Ack(game_id=self.game_id, seq=prior.last_seq, id=msg_id))
             return prior.last_seq
         if sub.duplicate:
             self._check_reuse(command, command_id, sub.events[0])
             self.log.info("command.retried", seat=seat, command_id=command_id, seq=sub.last_seq)
-            self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
+            self._outbox.deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
             return sub.last_seq
         if isinstance(command, Choose):
             self.clock.stop(self.loop.time())
         self._publish(sub)
-        self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
+        self._outbox.deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
         self._log_command(seat, pending, command, sub, received)
         return sub.last_seq
 
@@ -280,7 +278,7 @@ class GameActor:
         sub = await self.game.run(Cancel(reason="cancelled", seat=seat))
         self.log.info("game.cancelled", seat=seat, conn=conn.id, seq=sub.last_seq)
         self._publish(sub)
-        self._deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
+        self._outbox.deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
         return sub.last_seq
 
     def expire_at(self, when: float) -> None:
@@ -354,7 +352,7 @@ class GameActor:
                         EventItem(seq=sub.first_seq + i, event=seen)
                         for i, event in enumerate(sub.events) if (seen := view(event, viewer)) is not None]
                 if seen_by:
-                    self._stage_events(conn, seen_by)
+                    self._outbox.stage_events(conn, seen_by)
                 continue
             for i, event in enumerate(sub.events):
                 key = (viewer, conn.codec.name, i)
@@ -399,7 +397,7 @@ class GameActor:
                 if viewer not in msgs:
                     msgs[viewer] = self._decision_msg(viewer)
                 if msgs[viewer] is not None:
-                    self._stage(conn, msgs[viewer])
+                    self._outbox.stage(conn, msgs[viewer])
                 continue
             key = (viewer, conn.codec.name)
             if key not in frames:
@@ -423,19 +421,11 @@ class GameActor:
             if self._over is None or self._over[0] != key:  # one message, so that batches share its encoding
                 self._over = (key, GameOverMsg(game_id=self.game_id, outcome=s.outcome, forfeit=self.forfeit,
                                                head_hash=self.game.head_hash.hex()))
-            self._deliver(conn, self._over[1])
+            self._outbox.deliver(conn, self._over[1])
         elif s.pending is not None:
             msg = self._decision_msg(viewer)
             if msg is not None:
-                self._deliver(conn, msg)
-
-    def _live(self, conn: Connection) -> None:
-        """The end of ``conn``'s backlog (and of what the job sent it after it: the start, the pending
-        decision): ``live`` at the game's last seq, after the ``updates`` staged for a batch connection."""
-        if conn.batch:
-            self._lives.append(conn)
-        else:
-            conn.send(Live(game_id=self.game_id, seq=self.state.seq))
+                self._outbox.deliver(conn, msg)
 
     async def _backlog(self, conn: Connection, viewer: str, after_seq: int) -> None:
         last = self.state.seq
@@ -445,47 +435,9 @@ class GameActor:
             seen = view(decode_event(stored.data), viewer)
             if seen is not None:
                 if conn.batch:
-                    self._stage(conn, EventItem(seq=stored.seq, event=seen))
+                    self._outbox.stage(conn, EventItem(seq=stored.seq, event=seen))
                 else:
                     conn.send(EventMsg(game_id=self.game_id, seq=stored.seq, event=seen))
-
-    # -- batch connections -------------------------------------------------------------------
-
-    def _deliver(self, conn: Connection, msg) -> None:
-        """A push, or the ack of ``conn``'s command: sent at once (v1), or staged for ``updates``.
-
-        An ack with nothing staged for ``conn`` (a retried command id) goes out as a plain ``ack``."""
-        if not conn.batch or (isinstance(msg, Ack) and conn not in self._staged):
-            conn.send(msg)
-        else:
-            self._stage(conn, msg)
-
-    def _stage(self, conn: Connection, part) -> None:
-        """Stage ``part`` in ``conn``'s session for this job's ``updates`` (``ServerSession.stage``)."""
-        conn.session.stage(self.game_id, part)
-        self._staged[conn] = None
-
-    def _stage_events(self, conn: Connection, items: list[EventItem]) -> None:
-        conn.session.stage_events(self.game_id, items)
-        self._staged[conn] = None
-
-    def _flush(self) -> None:
-        """Send the staged updates: one frame per ``updates``, each distinct one encoded once per codec."""
-        if not self._staged and not self._lives:
-            return
-        staged, self._staged = self._staged, {}
-        lives, self._lives = self._lives, []
-        frames: dict[tuple, bytes | str] = {}
-        for conn in staged:
-            for events, decision, over, ack in conn.session.take_staged(self.game_id):
-                key = (conn.codec.name, tuple(map(id, events)), id(decision), id(over), id(ack))
-                frame = frames.get(key)
-                if frame is None:
-                    frame = frames[key] = conn.codec.encode(Updates(
-                        game_id=self.game_id, events=events, decision=decision, game_over=over, ack=ack))
-                conn.push(frame)
-        for conn in lives:
-            conn.send(Live(game_id=self.game_id, seq=self.state.seq))
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

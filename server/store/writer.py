@@ -1,13 +1,13 @@
 """The SQLite store's writer process: ``SQLiteStore.open(path, writer="process")`` starts it as
 ``python -m server.store.writer FD PATH CACHE_SIZE`` with its end of a socket pair as FD. Not
-a command for people: see ``server.store.sqlite``."""
+a command for people: see ``server.store.sqlite_process``."""
 
 from __future__ import annotations
 
 import socket
 import sys
 
-from server.store.sqlite import _writer_process
+from server.store.sqlite_process import serve
 
 
 def main(argv: list[str]) -> int:
@@ -16,7 +16,7 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     fd, path, cache_size = argv
-    _writer_process(socket.socket(fileno=int(fd)), path, int(cache_size))
+    serve(socket.socket(fileno=int(fd)), path, int(cache_size))
     return 0
 
 

@@ -247,13 +247,7 @@ def load_config(config_file: Path | None = None, flags: dict[str, Any] | None = 
     Raises :class:`TournamentError` naming the first problem (unknown bot or mission, no
     entrants, a bad number, a key that does not apply to the format).
     """
-    settings: dict[str, Any] = read_toml(config_file) if config_file else {}
-    for key, value in (flags or {}).items():
-        key = _ALIASES.get(key.replace("_", "-"), key.replace("_", "-"))
-        if key not in KEYS:
-            raise TournamentError(f"unknown setting {key!r}")
-        if value is not None:
-            settings[key] = value
+    settings = _merged(config_file, flags)
     where = f"config {config_file}" if config_file else "flags"
 
     items = _as_list(settings.get("bots", []), "bots", where)
@@ -262,30 +256,9 @@ def load_config(config_file: Path | None = None, flags: dict[str, Any] | None = 
         raise TournamentError("no entrants: give --bots (e.g. --bots random,greedy) or 'bots' in the config")
     _check_bots(entrants)
 
-    fmt = str(settings.get("format", "round-robin")).strip().lower().replace("_", "-")
-    if fmt == "roundrobin":
-        fmt = "round-robin"
-    if fmt not in FORMATS:
-        raise TournamentError(f"unknown format {settings.get('format')!r}; use one of: {', '.join(FORMATS)}")
-
-    server = settings.get("server")
-    if server is not None:
-        server = str(server).strip()
-        if not server.startswith(("ws://", "wss://")):
-            raise TournamentError(f"server must be a ws:// or wss:// URL, not {server!r}")
-
-    missions = _as_list(settings.get("mission", ["ridge"]), "mission", where) or ["ridge"]
-    if not all(isinstance(m, str) and m for m in missions):
-        raise TournamentError(f"mission takes names or paths, not {missions!r}")
-    if len(set(missions)) != len(missions):
-        raise TournamentError(f"a mission is listed twice: {missions}")
-    if server:
-        paths = [m for m in missions if m.endswith(".toml") or "/" in m]
-        if paths:
-            raise TournamentError(f"with --server, name missions by the server's mission ids, not files: {paths}")
-        digests = {m: mission_digest(m, required=False) for m in missions}
-    else:
-        digests = {m: mission_digest(m) for m in missions}
+    fmt = _format(settings)
+    server = _server(settings)
+    missions, digests = _missions(settings, where, server)
 
     games = _int(settings, "games", minimum=1, default=DEFAULT_GAMES)
     requested = None
@@ -303,6 +276,64 @@ def load_config(config_file: Path | None = None, flags: dict[str, Any] | None = 
     if fmt == "swiss" and rounds is None:
         rounds = max(1, math.ceil(math.log2(len(entrants))))
 
+    champion = _champion(settings, fmt, items, entrants)
+
+    return TournamentConfig(
+        entrants=entrants, missions=missions, games=games, format=fmt, rounds=rounds, champion=champion,
+        workers=workers, seed=seed, out=Path(settings.get("out") or DEFAULT_OUT), decision_timeout_ms=timeout,
+        server=server or None, games_requested=requested, mission_digests=digests,
+    )
+
+
+def _merged(config_file: Path | None, flags: dict[str, Any] | None) -> dict[str, Any]:
+    """The file's settings (if any) with the flags given (not None) on top; unknown flags refused."""
+    settings: dict[str, Any] = read_toml(config_file) if config_file else {}
+    for key, value in (flags or {}).items():
+        key = _ALIASES.get(key.replace("_", "-"), key.replace("_", "-"))
+        if key not in KEYS:
+            raise TournamentError(f"unknown setting {key!r}")
+        if value is not None:
+            settings[key] = value
+    return settings
+
+
+def _format(settings: dict[str, Any]) -> str:
+    fmt = str(settings.get("format", "round-robin")).strip().lower().replace("_", "-")
+    if fmt == "roundrobin":
+        fmt = "round-robin"
+    if fmt not in FORMATS:
+        raise TournamentError(f"unknown format {settings.get('format')!r}; use one of: {', '.join(FORMATS)}")
+    return fmt
+
+
+def _server(settings: dict[str, Any]) -> str | None:
+    server = settings.get("server")
+    if server is not None:
+        server = str(server).strip()
+        if not server.startswith(("ws://", "wss://")):
+            raise TournamentError(f"server must be a ws:// or wss:// URL, not {server!r}")
+    return server
+
+
+def _missions(settings: dict[str, Any], where: str, server: str | None) -> tuple[list[str], dict[str, Any]]:
+    """The missions named, and each one's digest (as the server knows it, with ``server``)."""
+    missions = _as_list(settings.get("mission", ["ridge"]), "mission", where) or ["ridge"]
+    if not all(isinstance(m, str) and m for m in missions):
+        raise TournamentError(f"mission takes names or paths, not {missions!r}")
+    if len(set(missions)) != len(missions):
+        raise TournamentError(f"a mission is listed twice: {missions}")
+    if server:
+        paths = [m for m in missions if m.endswith(".toml") or "/" in m]
+        if paths:
+            raise TournamentError(f"with --server, name missions by the server's mission ids, not files: {paths}")
+        digests = {m: mission_digest(m, required=False) for m in missions}
+    else:
+        digests = {m: mission_digest(m) for m in missions}
+    return missions, digests
+
+
+def _champion(settings: dict[str, Any], fmt: str, items: list[Any], entrants: list[Entrant]) -> str | None:
+    """The gauntlet's champion (added to ``entrants`` if it is not one of them)."""
     champion = settings.get("champion")
     if champion is not None and fmt != "gauntlet":
         raise TournamentError(f"champion applies to the gauntlet format only (format is {fmt})")
@@ -315,13 +346,7 @@ def load_config(config_file: Path | None = None, flags: dict[str, Any] | None = 
             _check_bots([added])
             entrants.append(added)
             champion = added.name
-
-    return TournamentConfig(
-        entrants=entrants, missions=missions, games=games, format=fmt, rounds=rounds, champion=champion,
-        workers=workers, seed=seed, out=Path(settings.get("out") or DEFAULT_OUT), decision_timeout_ms=timeout,
-        server=server or None, games_requested=requested, mission_digests=digests,
-    )
-
+    return champion
 
 def _check_bots(entrants: list[Entrant]) -> None:
     from bots import make_bot

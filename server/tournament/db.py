@@ -27,7 +27,7 @@ from itertools import count, repeat
 from pathlib import Path
 from typing import Any
 
-from server.store.sqlite import INSERT_EVENT, INSERT_GAME, connect, create_schema
+from server.store.sqlite_schema import INSERT_EVENT, INSERT_GAME, connect, create_schema
 
 from .config import TournamentError
 

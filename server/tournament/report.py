@@ -114,8 +114,13 @@ def _md_row(cells) -> str:
 
 
 def markdown(config: TournamentConfig, st: Standings, records: list[dict], rounds: list[dict] | None = None) -> str:
-    names = [ln.name for ln in st.lines]
-    db = config.out / "games.sqlite"
+    """The tournament's report (report.md): settings, standings, win rates, forfeits, games."""
+    return "\n".join([*_md_summary(config, st), *_md_matrix(st), *_md_missions(config, st, rounds),
+                      *_md_forfeits(st), *_md_games(config, records)])
+
+
+def _md_summary(config: TournamentConfig, st: Standings) -> list[str]:
+    """The title, the settings and the head of the standings table."""
     lines = [f"# Tournament: {config.format}, {len(config.entrants)} entrants", ""]
     c = config.as_dict()
     lines += [
@@ -144,9 +149,15 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
         lines.append(_md_row([ln.rank, f"`{ln.name}`", f"`{ln.bot}`", f"{ln.ordinal:.2f}", f"{ln.mu:.2f}",
                               f"{ln.sigma:.2f}", ln.wins, ln.draws, ln.losses, ln.forfeits, ln.games,
                               pct(ln.win_rate)]))
-    lines += ["", "## Win-rate matrix", "",
-              "The row entrant's win % against the column entrant (draws count half), with the number of games.", "",
-              _md_row(["", *names]), _md_row(["---", *["---:"] * len(names)])]
+    return lines
+
+
+def _md_matrix(st: Standings) -> list[str]:
+    """Each entrant's win rate against each other, then by side."""
+    names = [ln.name for ln in st.lines]
+    lines = ["", "## Win-rate matrix", "",
+             "The row entrant's win % against the column entrant (draws count half), with the number of games.", "",
+             _md_row(["", *names]), _md_row(["---", *["---:"] * len(names)])]
     for row in names:
         cells = []
         for col in names:
@@ -163,10 +174,15 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
     for ln in st.lines:
         a, b = ln.by_side["a"], ln.by_side["b"]
         lines.append(_md_row([f"`{ln.name}`", pct(a.rate), a.games, pct(b.rate), b.games]))
+    return lines
+
+
+def _md_missions(config: TournamentConfig, st: Standings, rounds: list[dict] | None) -> list[str]:
+    """Win rates by mission, and the Swiss rounds."""
     missions = list(config.missions)
-    lines += ["", "## Win rates by mission", "",
-              _md_row(["mission", "games", "side a won", "side b won", "draws"]),
-              _md_row([":---", "---:", "---:", "---:", "---:"])]
+    lines = ["", "## Win rates by mission", "",
+             _md_row(["mission", "games", "side a won", "side b won", "draws"]),
+             _md_row([":---", "---:", "---:", "---:", "---:"])]
     for m in missions:
         s = st.missions.get(m, {"a": 0, "b": 0, "draw": 0})
         n = sum(s.values())
@@ -183,7 +199,11 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
         for r in rounds:
             pairs = ", ".join(f"`{x}` v `{y}`" for x, y in r["pairings"])
             lines.append(f"- round {r['round'] + 1}: {pairs}" + (f"; bye: `{r['bye']}`" if r.get("bye") else ""))
-    lines += ["", "## Forfeits", ""]
+    return lines
+
+
+def _md_forfeits(st: Standings) -> list[str]:
+    lines = ["", "## Forfeits", ""]
     if not st.forfeits:
         lines.append("None: every bot answered every decision legally and in time.")
     else:
@@ -200,9 +220,15 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
                 if f.get("log"):
                     lines += ["", "The bot's output (last lines):", "", "```", f["log"].rstrip(), "```"]
                 lines += ["", "</details>"]
-    lines += ["", "## Games", "", f"All {len(records)} games, in schedule order (the same rows as `games.csv`).", "",
-              _md_row(["#", "game", "pairing", "mission", "side a", "side b", "winner", "reason", "events"]),
-              _md_row([":---"] * 9)]
+    return lines
+
+
+def _md_games(config: TournamentConfig, records: list[dict]) -> list[str]:
+    """Every game, and how to verify one."""
+    db = config.out / "games.sqlite"
+    lines = ["", "## Games", "", f"All {len(records)} games, in schedule order (the same rows as `games.csv`).", "",
+             _md_row(["#", "game", "pairing", "mission", "side a", "side b", "winner", "reason", "events"]),
+             _md_row([":---"] * 9)]
     for r in records:
         winner = f"`{r['winner']}` ({r['outcome']})" if r["winner"] else "draw"
         lines.append(_md_row([r["index"], f"`{r['id']}`", " vs ".join(r["pairing"]), r["mission"], f"`{r['sides']['a']}`",
@@ -219,4 +245,4 @@ def markdown(config: TournamentConfig, st: Standings, records: list[dict], round
                   f"skirmish verify {example} --db {db}", f"skirmish replay {example} --as all --db {db}", "```"]
     lines += ["", "Files: `results.json` (config and every game), `games.csv`, `standings.csv`, this report, "
               "and `games.sqlite`. Rerun the same command to resume an interrupted tournament.", ""]
-    return "\n".join(lines)
+    return lines

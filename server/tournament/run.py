@@ -68,30 +68,9 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     out = config.out
-    if out.exists() and not out.is_dir():
-        raise TournamentError(f"--out {out} is a file, not a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a file on the way (FileExistsError, NotADirectoryError), no permission
-        blocker = next((d for d in out.parents if d.exists() and not d.is_dir()), None)
-        why = f"{blocker} is a file, not a folder" if blocker else (exc.strerror or str(exc))
-        raise TournamentError(f"--out {out}: cannot create the folder: {why}") from None
+    _make_out(out)
     with TournamentDB(out / "games.sqlite") as db:
-        stored = db.get("fingerprint")
-        if stored is None and db.has_foreign_games():
-            raise TournamentError(f"{db.path} holds games that are not from a tournament; use another --out")
-        if config.seed is None:
-            # 63 bits: every game's dice follow from it, so it must not be guessable (see schedule.py)
-            config.seed = stored["seed"] if stored else secrets.randbelow(2**63)
-            if not stored:
-                print(f"tournament: seed {config.seed} (pass --seed {config.seed} to play the same tournament "
-                      "again)", file=stderr)
-        fingerprint = config.fingerprint()
-        if stored is not None and stored != fingerprint:
-            raise TournamentError(_mismatch(out, stored, fingerprint))
-        if stored is None:
-            db.put("fingerprint", fingerprint)
-        db.put("config", config.as_dict())
+        _check_and_record_config(config, db, stderr)
 
         records = db.records()
         discarded = db.discard_unrecorded(schedule.game_id_prefix(config))
@@ -119,6 +98,37 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
     _summary(result, stdout)
     return result
 
+
+def _make_out(out: Path) -> None:
+    """Create the output folder, or raise :class:`TournamentError` saying why it cannot be."""
+    if out.exists() and not out.is_dir():
+        raise TournamentError(f"--out {out} is a file, not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way (FileExistsError, NotADirectoryError), no permission
+        blocker = next((d for d in out.parents if d.exists() and not d.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker else (exc.strerror or str(exc))
+        raise TournamentError(f"--out {out}: cannot create the folder: {why}") from None
+
+
+def _check_and_record_config(config: TournamentConfig, db: TournamentDB, stderr: TextIO) -> None:
+    """Pick the seed (the recorded one when resuming, else a fresh one unless given), check that a
+    resumed tournament's settings are the recorded ones, and record them."""
+    stored = db.get("fingerprint")
+    if stored is None and db.has_foreign_games():
+        raise TournamentError(f"{db.path} holds games that are not from a tournament; use another --out")
+    if config.seed is None:
+        # 63 bits: every game's dice follow from it, so it must not be guessable (see schedule.py)
+        config.seed = stored["seed"] if stored else secrets.randbelow(2**63)
+        if not stored:
+            print(f"tournament: seed {config.seed} (pass --seed {config.seed} to play the same tournament "
+                  "again)", file=stderr)
+    fingerprint = config.fingerprint()
+    if stored is not None and stored != fingerprint:
+        raise TournamentError(_mismatch(config.out, stored, fingerprint))
+    if stored is None:
+        db.put("fingerprint", fingerprint)
+    db.put("config", config.as_dict())
 
 class TournamentInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped the tournament; the finished games are recorded (``recorded`` of ``total``)."""

@@ -27,6 +27,7 @@ from server.store import (
     open_store,
 )
 from server.store import sqlite as sqlite_mod
+from server.store import sqlite_process, sqlite_writer
 
 from .suite import EventStoreSuite, assert_chain
 
@@ -245,16 +246,16 @@ async def test_failed_commit_fails_the_whole_batch_and_drops_the_cache(
         await asyncio.gather(*(s.create_game(g) for g in games))
         await asyncio.gather(*(s.append(g, 0, [b"first"]) for g in games))
 
-        real_commit = sqlite_mod._Writer.commit
+        real_commit = sqlite_writer.Writer.commit
         failed_batches: list[int] = []
 
-        def failing_commit(self: sqlite_mod._Writer) -> None:
+        def failing_commit(self: sqlite_writer.Writer) -> None:
             if not failed_batches:
                 failed_batches.append(1)
                 raise sqlite3.OperationalError("disk I/O error (injected)")
             real_commit(self)
 
-        monkeypatch.setattr(sqlite_mod._Writer, "commit", failing_commit)
+        monkeypatch.setattr(sqlite_writer.Writer, "commit", failing_commit)
         outcomes = await asyncio.gather(*(s.append(g, 1, [b"lost"]) for g in games), return_exceptions=True)
         failed = [o for o in outcomes if isinstance(o, StoreError)]
         assert failed, "the injected COMMIT failure reached no caller"
@@ -275,13 +276,13 @@ async def test_failed_commit_fails_the_whole_batch_and_drops_the_cache(
 async def test_event_loop_keeps_running_during_a_slow_commit(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with await SQLiteStore.open(db) as s:
         await s.create_game("g")
-        real_commit = sqlite_mod._Writer.commit
+        real_commit = sqlite_writer.Writer.commit
 
-        def slow_commit(self: sqlite_mod._Writer) -> None:
+        def slow_commit(self: sqlite_writer.Writer) -> None:
             time.sleep(0.3)
             real_commit(self)
 
-        monkeypatch.setattr(sqlite_mod._Writer, "commit", slow_commit)
+        monkeypatch.setattr(sqlite_writer.Writer, "commit", slow_commit)
         ticks = 0
 
         async def ticker() -> None:
@@ -331,13 +332,13 @@ async def test_a_writer_dying_mid_batch_fails_in_flight_and_queued_calls(
     s = await SQLiteStore.open(db)
     try:
         await s.create_game("g")
-        real_commit = sqlite_mod._Writer.commit
+        real_commit = sqlite_writer.Writer.commit
 
-        def slow_commit(self: sqlite_mod._Writer) -> None:
+        def slow_commit(self: sqlite_writer.Writer) -> None:
             time.sleep(0.2)
             real_commit(self)
 
-        monkeypatch.setattr(sqlite_mod._Writer, "commit", slow_commit)
+        monkeypatch.setattr(sqlite_writer.Writer, "commit", slow_commit)
         in_flight = asyncio.ensure_future(s.append("g", 0, [b"a"]))
         await asyncio.sleep(0.05)  # the writer has taken it and is committing on its thread
         queued = asyncio.ensure_future(s.append("g", 1, [b"b"]))
@@ -535,7 +536,7 @@ def _start_writer(db: Path):
 
     def send(method: str, *args) -> None:
         data = pickle.dumps((method, args), pickle.HIGHEST_PROTOCOL)
-        ours.sendall(sqlite_mod._LEN.pack(len(data)) + data)
+        ours.sendall(sqlite_process.FRAME.pack(len(data)) + data)
 
     def receive():
         def exactly(n: int) -> bytes:
@@ -546,7 +547,7 @@ def _start_writer(db: Path):
                 buf += chunk
             return buf
 
-        (n,) = sqlite_mod._LEN.unpack(exactly(sqlite_mod._LEN.size))
+        (n,) = sqlite_process.FRAME.unpack(exactly(sqlite_process.FRAME.size))
         return pickle.loads(exactly(n))
 
     send("ready")
@@ -580,10 +581,10 @@ def test_the_writer_process_exits_quietly_when_its_parent_vanishes(db: Path, how
                 send("pragmas")
             _wait_for_unread_replies(sock, 30)
         elif how == "broken_pipe":
-            requests = [sqlite_mod._CreateGame(f"g{i}", b"", b"", (b"x" * 2000,) * 50) for i in range(300)]
+            requests = [sqlite_writer.CreateGame(f"g{i}", b"", b"", (b"x" * 2000,) * 50) for i in range(300)]
             send("write_batch", requests)
         elif how == "cut_message":
-            sock.sendall(sqlite_mod._LEN.pack(1000) + b"\x80\x05 half a pickle")
+            sock.sendall(sqlite_process.FRAME.pack(1000) + b"\x80\x05 half a pickle")
         sock.close()
         out, err = proc.communicate(timeout=60)
     finally:
