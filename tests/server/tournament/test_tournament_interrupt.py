@@ -81,21 +81,21 @@ def test_ctrl_c_stops_promptly_keeps_finished_games_and_says_how_to_resume(tmp_p
             os.killpg(proc.pid, signal.SIGINT)
         first = ""
         while not first.strip():
-            first = read_line(proc.stderr, pressed + 2)
+            first = read_line(proc.stderr, pressed + 5)
             if not first:
                 break
         said = time.monotonic() - pressed
         assert "Ctrl-C: stopping now" in first, first
-        assert said < 2.0, f"said nothing for {said:.1f} s"  # (at once; before, nothing until the games in flight ended)
+        assert said < 5.0, f"said nothing for {said:.1f} s"  # (at once, allowing for a loaded machine; before, nothing until the games in flight ended)
         assert "game(s) in flight are cancelled" in first and "every finished game is kept" in first
-        proc.wait(timeout=10)
+        proc.wait(timeout=20)
         stopped = time.monotonic() - pressed
         rest = proc.stderr.read()
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert stopped < 5, f"took {stopped:.1f} s to stop"  # the games in flight would take a minute or more
+    assert stopped < 12, f"took {stopped:.1f} s to stop"  # the games in flight would take a minute or more
     assert proc.returncode == 130
     assert "Traceback" not in rest, rest
     if presses == 2:

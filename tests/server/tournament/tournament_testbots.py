@@ -139,14 +139,23 @@ class Rememberer(Bot):
 class Dawdler(Bot):
     """Plays randomly; with ``$SKIRMISH_TEST_DAWDLE=N`` it takes 0.5 s over every decision of the
     games from index N on (a game then lasts a minute or more), so that a test can interrupt a
-    tournament with some games finished and others in flight. Without the variable it is quick."""
+    tournament with some games finished and others in flight. Without the variable it is quick.
+    A slow one also ignores SIGINT and SIGTERM, as a stubborn bot would: stopping its worker then
+    takes the runner's SIGKILL after its grace period, so a second Ctrl-C surely lands while the
+    tournament is still stopping (else a fast stop could end before it arrives)."""
 
     name = "dawdler"
 
     def choose(self, view, decision):
         import os
+        import signal
 
         slow_from = os.environ.get("SKIRMISH_TEST_DAWDLE")
         if slow_from is not None and int(view.game_id.rpartition("-")[2]) >= int(slow_from):
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            except ValueError:  # not the worker's main thread: nothing to ignore with
+                pass
             time.sleep(0.5)
         return self.rng.choice(decision.options)
