@@ -156,8 +156,16 @@ class Client(Transport):
         return Seat(game_id, seat.seat or g.viewer, token)
 
     async def resign(self, game_id: str, command_id: str | None = None) -> int:
+        self._check_not_over(game_id)
         ack = await self._call(m.ResignGame(game_id=game_id, command_id=command_id or _new_command_id()))
         return ack.seq
+
+    def _check_not_over(self, game_id: str) -> None:
+        """A command for a game this client has seen end is ``game.over`` at once, as the server
+        would answer: after a reconnect the client does not resume an ended game, so the server
+        would only say ``auth.not_seated``."""
+        if self.session.games.get(game_id) is not None and self.game(game_id).over:
+            raise ClientError("game.over", f"game {game_id} is over")
 
     async def cancel(self, game_id: str, token: str = "") -> int:
         """Cancel a game nobody has joined yet, as the holder of a seat's token (this connection's
@@ -184,6 +192,7 @@ class Client(Transport):
         cmd = m.Command(game_id=game_id, decision_id=decision.id, option=tuple(option), command_id=command_id)
         retried = False
         while True:
+            self._check_not_over(game_id)
             try:
                 ack = await self._call(cmd)
                 return ack.seq

@@ -358,3 +358,19 @@ async def test_the_library_cancels_a_waiting_game_and_knows_when_it_is_live(serv
 async def _until(check) -> None:
     while not check():
         await asyncio.sleep(0.01)
+
+
+async def test_a_command_for_a_game_seen_to_end_is_game_over_without_asking_the_server(server):
+    """After a reconnect the library does not resume a game it saw end, so the server would only
+    say ``auth.not_seated``: a command or resignation for such a game is ``game.over`` at once."""
+    async with connect(server.url, name="alice") as alice, connect(server.url, name="bob") as bob:
+        gid = (await alice.create_game("ridge", seat="a")).game_id
+        await bob.join(gid)
+        await asyncio.wait_for(_until(lambda: bob.view(gid) is not None and bob.view(gid).started), 5)
+        await alice.resign(gid)
+        await asyncio.wait_for(_until(lambda: bob.game(gid).over), 5)
+        await bob.close()  # nothing can reach the server now: the answer is the library's
+        for attempt in (bob.resign(gid), bob.choose(Decision(1, "a", "act", ()), ("end",), game_id=gid)):
+            with pytest.raises(ClientError) as err:
+                await attempt
+            assert err.value.code == "game.over"
