@@ -18,7 +18,8 @@ from __future__ import annotations
 from bots import evaluate as ev
 from engine import board as geo
 from engine.model import Decision, Option, State, TaskFrame, Unit, other
-from engine.rules.core import tasks
+from engine.rules.core import procedure, tasks
+from engine.rules.morale import courage
 from engine.rules.capture import conditions as cap_cond
 from engine.rules.capture import dice as cap_dice
 
@@ -379,7 +380,7 @@ def _buy(state: State, d: Decision) -> list[float]:
     if f is None or f.task != "attack":
         return [0.0 if o[1] == 0 else -0.1 * o[1] for o in d.options]
     unit, target = state.units[f.unit], state.units[f.target]
-    spec = tasks.SPECS["attack"](state, f)
+    spec = procedure.SPECS["attack"](state, f)
     tn = tasks.target_number(unit, spec)
     disc = getattr(unit.stats, spec.discipline)
     focus = tasks.has_focus(unit, spec)
@@ -407,7 +408,7 @@ def _aim(state: State, d: Decision) -> list[float]:
     if f is None:
         return [0.0] * len(d.options)
     unit = state.units[f.unit]
-    tn = tasks.target_number(unit, tasks.SPECS[f.task](state, f))
+    tn = tasks.target_number(unit, procedure.SPECS[f.task](state, f))
     return [0.0 if o[0] == "keep" else (0.1 if f.rolled[o[1]] > tn else -0.1) for o in d.options]
 
 
@@ -499,8 +500,6 @@ def _task_frame_under(state: State) -> TaskFrame | None:
 
 
 def _test_reroll(state: State, d: Decision) -> list[float]:
-    from engine.rules.morale import courage
-
     f = state.stack[-1] if state.stack else None
     test = getattr(f, "test", "")
     if test == "courage" and f.side == d.side and courage.can_ignore(state, d.side):

@@ -8,9 +8,13 @@ replaced, worked out with the engine's own rules on the viewer's state.
 
 from __future__ import annotations
 
+from client.render import label
 from client.safe import safe
 from engine import events as ev
 from engine.model import ChallengeFrame, DirectFrame, MoraleTestFrame, ReadyFrame, State, TaskFrame
+from engine.rules.challenges import dice as cdice
+from engine.rules.core import procedure, tasks
+from engine.rules.core.tasks import count_successes
 
 
 def _name(state: State, uid: str) -> str:
@@ -41,8 +45,6 @@ def _task_frame(state: State) -> TaskFrame | None:
 
 
 def _d20_count(results, target: int, discipline: int, focus: bool, comp_range: int) -> str:
-    from engine.rules.core.tasks import count_successes
-
     r = count_successes(tuple(results), target, discipline, focus, 0, comp_range)
     comp = _plural(r.complications, "Complication") if r.complications else "no Complication"
     return f"{_successes(r.successes)}, {comp}"
@@ -52,13 +54,11 @@ def task_result(state: State, f: TaskFrame) -> str | None:
     """The outcome of a Task whose dice are final (its frame at step ``resolve``): successes
     (with an ally's assist), the Difficulty, passed or failed, the Momentum, the Complications;
     for an opposed melee, the defender's too."""
-    from engine.rules.core import tasks
-
-    spec_of = tasks.SPECS.get(f.task)
+    spec_of = procedure.SPECS.get(f.task)
     unit = state.units.get(f.unit)
     if spec_of is None or unit is None:
         return None
-    r = tasks.result_of(state, f)
+    r = procedure.result_of(state, f)
     spec = spec_of(state, f)
     assist = f" (with {f.assist} from an assist)" if f.assist and r.successes else ""
     verdict = (f"passed with {r.momentum} Momentum" if r.passed and r.momentum else
@@ -92,8 +92,6 @@ def explain_roll(event: ev.DiceRolled, state: State) -> str:
 
 
 def _explain_roll(e: ev.DiceRolled, state: State) -> str:
-    from engine.rules.core import tasks
-
     purpose, results = e.purpose, tuple(e.results)
     replaced = " (a re-roll)" if e.replaces >= 0 else ""
     head, _, task = purpose.partition(":")
@@ -101,7 +99,7 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         f = _task_frame(state)
         if f is None:
             return ""
-        spec_of = tasks.SPECS.get(f.task)
+        spec_of = procedure.SPECS.get(f.task)
         if spec_of is None:
             return ""
         spec = spec_of(state, f)
@@ -148,8 +146,6 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         return (f": total {total}, {'passed' if total <= e.target else 'failed'} "
                 f"(passes at or under {e.target}){replaced}")
     if head in ("challenge", "challenges") and e.sides == 6:
-        from engine.rules.challenges import dice as cdice
-
         n = cdice.successes(results)
         need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
         return f": {_successes(n)} (4, 5 and 6 succeed){need}{replaced}"
@@ -200,8 +196,6 @@ def _describe(event: ev.Event, state: State) -> str | None:
             tag = " (clock ran out: default)" if event.timeout else ""
             pending = state.pending
             if pending is not None and pending.id == event.decision_id:
-                from client.render import label
-
                 return f"side {event.side} chooses: {label(tuple(event.option), state, pending)}{tag}"
             return f"side {event.side} chooses {' '.join(map(str, event.option))}{tag}"
         case ev.ActivationPassed():

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from client.safe import safe
 from engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
+from engine.rules.challenges import dice as cdice
+from engine.rules.core.tasks import dice_cost, is_prepared
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line
 CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponent's successes",
@@ -425,8 +427,6 @@ DECISION_TITLES = {
 def _buy_cost(state: State, decision: Decision, n: int, pool: str) -> str:
     """What bonus dice cost: 1, 2, 3 for the first, second, third (the first free after Prepare);
     a hero's Threat goes to the other side's pool, an NPC spends its own."""
-    from engine.rules.core.tasks import dice_cost, is_prepared
-
     frame = state.stack[-1] if state.stack else None
     if not isinstance(frame, TaskFrame) or not isinstance(n, int):
         return ""
@@ -460,8 +460,6 @@ def clock_short(move_ms: int, reserve_ms: int, timeouts: int) -> str:
 def procedure(state: State, side: str = "") -> str:
     """The procedure under way, when a decision is part of one: a challenge's two pools (each
     die, the successes, the fate left, who accepted), or a Task's dice while they may change."""
-    from engine.rules.challenges import dice as cdice
-
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, ChallengeFrame) and frame.step == "turn":
         def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:

@@ -14,7 +14,7 @@ import msgspec
 
 from engine.clone import planner
 from engine.events import AnyEvent, Event
-from engine.model import State
+from engine.model import LATE_FIELDS, State, Unit
 
 # -- upcasting: stored events of an older shape are read as today's events ----------------------
 # The log is never rewritten: its hash chain covers the exact stored bytes, so ``engine.verify``
@@ -110,8 +110,6 @@ _late_defaults: dict[type, dict[str, object]] = {}
 
 
 def _defaults(cls: type) -> dict[str, object]:
-    from engine.model import LATE_FIELDS
-
     found = _late_defaults.get(cls)
     if found is None:
         names = set(LATE_FIELDS.get(cls, ()))
@@ -129,8 +127,6 @@ def _strip(plain: dict, defaults: dict[str, object]) -> dict:
 
 
 def _without_late_defaults(state: State):
-    from engine.model import Unit
-
     plain = msgspec.to_builtins(state, order="deterministic")
     del plain["rules_version"]  # fixed by GameCreated, which the chain covers (engine.versions)
     unit_defaults = _defaults(Unit)

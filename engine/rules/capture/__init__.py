@@ -10,11 +10,13 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
+from engine import events as ev
+
 from engine.model import D12Frame
 from engine.rules.capture import actions, dice
-from engine.rules.registry import Module, register
+from engine.rules.registry import Module
 
-MODULE = register(Module(
+MODULE = Module(
     name="capture",
     seed="000",
     summary="capture bogeys and characters, drag them off, free them, escape (d12 tests against D(n))",
@@ -36,4 +38,5 @@ MODULE = register(Module(
     defaults={"d12_reroll": lambda d: ("keep",)},
     frame_steps={D12Frame: dice.frame_step},
     points=actions.points,
-))
+    events=(ev.D12Tested, ev.UnitCaptured, ev.CaptiveEscaped, ev.CaptiveFreed, ev.BonusActionsGained, ev.BonusActionTaken, ev.BonusActionsLost, ev.DragStarted, ev.DragEnded, ev.CaptiveRemoved),
+)

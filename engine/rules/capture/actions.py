@@ -249,13 +249,11 @@ def _minor(ctx: Context, unit: Unit, action: str) -> None:
 def act_bonus(ctx: Context, unit: Unit, option: Option) -> None:
     """A bonus action: one extra Minor Action, free (RULES-BRIEF "Gaps": "one bonus action = one
     extra Minor Action")."""
-    from engine.rules.core.flow import after_move
-
     kind = option[1]
     ctx.emit(BonusActionTaken(unit=unit.id, action=kind))
     if kind == "move":
         ctx.emit(UnitMoved(unit=unit.id, x=option[2], y=option[3]))
-        after_move(ctx, unit.id)
+        ctx.rules.core.unit_moved(ctx, unit.id)
     elif kind == "stand":
         ctx.emit(ProneChanged(unit=unit.id, prone=False))
     elif kind == "interact":

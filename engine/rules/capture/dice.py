@@ -190,7 +190,7 @@ def answer_reroll(ctx: Context, option: Option) -> None:
     f: D12Frame = ctx.state.stack[-1]
     side = ctx.events[-1].side  # the OptionChosen just emitted
     if option[0] == "reroll":
-        registry.call(ctx, "pay_reroll", side, f"re-roll capture:{f.test}")
+        ctx.rules.call(ctx, "pay_reroll", side, f"re-roll capture:{f.test}")
         nonce = ctx.state.next_nonce
         rolled = ctx.roll(12, len(f.rolled), f"capture:{f.test}", unit=f.unit, target=f.difficulty, replaces=f.nonce)
         f = msgspec.structs.replace(f, rolled=rolled, nonce=nonce, asked=f.asked + (side,))

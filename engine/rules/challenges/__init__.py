@@ -10,13 +10,15 @@ sentence of the seed onto this code.
 
 from __future__ import annotations
 
-from engine import view as _view
+from engine import events as ev
+
 from engine.events import ActionPointsChanged, SaltDrawn
 from engine.model import SIDES, ChallengeFrame, State
 from engine.rules.context import Context
-from engine.rules.registry import Module, register
+from engine.rules.registry import Module
 from engine.rules.salt import draw_salt
 from engine.rules.challenges import cards, hidden, operations, procedure
+from engine.rules.challenges.sampler import sample_hands
 
 
 def on_game_start(ctx: Context) -> None:
@@ -52,7 +54,7 @@ def _accept(decision):
     return ("accept",)
 
 
-MODULE = register(Module(
+MODULE = Module(
     name="challenges", seed="002",
     summary="dice challenges with Defender's Prerogative, fate, tactic cards, assassination, sabotage",
     acts=operations.ACTS,
@@ -64,17 +66,8 @@ MODULE = register(Module(
     defaults={kind: _accept for kind in procedure.KINDS},  # a time-out accepts
     frame_steps={ChallengeFrame: procedure.step},
     points=points,
-))
+    events=(ev.SaltDrawn, ev.ActionPointsChanged, ev.CardDrawn, ev.CardPlayed, ev.CardCreated, ev.FateChanged, ev.ChallengeResolved, ev.FacilityDamaged, ev.FacilityDestroyed, ev.StealthChanged),
+    redactions=hidden.REDACTIONS,
+    samplers=(sample_hands,),
+)
 
-
-def _chain(first, second):
-    def both(event, viewer):
-        seen = first(event, viewer)
-        return None if seen is None else second(seen, viewer)
-
-    return both
-
-
-for _type, _redact in hidden.REDACTIONS.items():
-    _have = _view.REDACTIONS.get(_type)
-    _view.REDACTIONS[_type] = _redact if _have is None else _chain(_have, _redact)

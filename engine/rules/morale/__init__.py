@@ -8,14 +8,23 @@ Fear (``fear``). Initiative (d10 + TCV) and action counters are the core's
 
 from __future__ import annotations
 
+from engine import events as ev
+
 from engine.model import InitiativeFrame, MoraleTestFrame, RerollFrame, State, Unit
 from engine.rules.context import Context
 from engine.rules.morale import courage, fear, pilots, rolls, tokens
-from engine.rules.registry import Module, register
+from engine.rules.registry import Module
 
 
 def _turn_options(state: State, unit: Unit, opts: list) -> list:
     return fear.filter_options(state, unit, opts) + pilots.rest_options(state, unit) + tokens.turn_options(state, unit)
+
+
+_RESOLVE = {**rolls.RESOLVE, **courage.RESOLVE}
+
+
+def _test_step(ctx: Context, f: MoraleTestFrame) -> None:
+    rolls.test_step(ctx, f, _RESOLVE)
 
 
 def _on_idle(ctx: Context) -> None:
@@ -31,7 +40,7 @@ def _on_end_phase(ctx: Context) -> None:
     fear.end_phase_tests(ctx)
 
 
-MODULE = register(Module(
+MODULE = Module(
     name="morale",
     seed="004",
     summary="Endurance and Unconscious pilots, Command Tokens, Courage Tests, Morale Tests and Fear",
@@ -46,7 +55,7 @@ MODULE = register(Module(
              "courage_failed": courage.answer_courage_failed},
     defaults={"test_reroll": lambda d: ("keep",), "reroll": lambda d: ("keep",),
               "initiative_reroll": lambda d: ("keep",), "courage_failed": lambda d: ("ignore",)},
-    frame_steps={MoraleTestFrame: rolls.test_step, RerollFrame: rolls.reroll_step,
+    frame_steps={MoraleTestFrame: _test_step, RerollFrame: rolls.reroll_step,
                  InitiativeFrame: rolls.initiative_step},
     on_idle=_on_idle,
     after_move=fear.after_move,
@@ -60,4 +69,5 @@ MODULE = register(Module(
     can_move=fear.can_move,
     can_reroll=tokens.can_pay,
     pay_reroll=tokens.pay,
-))
+    events=(ev.TokensChanged, ev.EnduranceChanged, ev.PilotUnconscious, ev.PilotWoke, ev.FearDue, ev.FearTestsTaken, ev.FearTaken, ev.FearRemoved, ev.MoveBoosted, ev.MoveBoostsEnded, ev.ActionCounterRemoved, ev.CommanderLost, ev.CourageTestDue, ev.CourageFailed, ev.UnitRested, ev.RestsEnded),
+)

@@ -67,10 +67,8 @@ def rest_options(state: State, unit: Unit) -> list[Option]:
 
 
 def act_rest(ctx: Context, unit: Unit, option: Option) -> None:
-    from engine.rules.core.flow import end_turn
-
     ctx.emit(UnitRested(unit=unit.id))
-    end_turn(ctx)
+    ctx.rules.core.end_turn(ctx)
 
 
 def attack_difficulty(state: State, attacker: Unit, target: Unit) -> int:

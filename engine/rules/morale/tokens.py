@@ -45,10 +45,8 @@ def command_bonus(state: State, side: str) -> int:
 
 def start(ctx: Context) -> None:
     """"each team starts with a number of Command Tokens equal to their TCV\""""
-    from engine.rules.core.flow import team_command_value
-
     for side in SIDES:
-        tcv = team_command_value(ctx.state, side)
+        tcv = ctx.rules.core.team_command_value(ctx.state, side)
         if tcv > 0:
             ctx.emit(TokensChanged(side=side, delta=tcv, reason="team command value"))
 
