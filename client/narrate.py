@@ -8,10 +8,13 @@ replaced, worked out with the engine's own rules on the viewer's state.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from client.render import label
 from client.safe import safe
 from engine import events as ev
-from engine.model import ChallengeFrame, DirectFrame, MoraleTestFrame, ReadyFrame, State, TaskFrame
+from engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
+from engine.rules import registry
 from engine.rules.challenges import dice as cdice
 from engine.rules.core import procedure, tasks
 from engine.rules.core.tasks import count_successes
@@ -136,15 +139,9 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         return f": {what}{fx} (Challenge Dice: 1 -> 1, 2 -> 2, 3-4 -> 0, 5-6 -> 1 and an Effect)"
     if purpose == "initiative" and results:
         return f": {results[0]} + Team Command Value {e.target} = {results[0] + e.target}{replaced}"
-    if head == "morale" and results:
-        if task == "endurance":
-            ok = any(r >= e.target for r in results)
-            return f": {'passed' if ok else 'failed'} (passes with any die of {e.target} or more){replaced}"
-        if task == "wake":
-            return f": {'wakes' if 6 in results else 'stays unconscious'} (a 6 wakes the pilot){replaced}"
-        total = sum(results)
-        return (f": total {total}, {'passed' if total <= e.target else 'failed'} "
-                f"(passes at or under {e.target}){replaced}")
+    told = _rolls_narration().get(head)  # a module's rolls
+    if told is not None and results:
+        return told(e, task, results, replaced)
     if head in ("challenge", "challenges") and e.sides == 6:
         n = cdice.successes(results)
         need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
@@ -171,8 +168,21 @@ def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
     return f"  {who}rolls {what}{vs}{explain_roll(e, state)} ({e.purpose}, roll #{e.nonce})"
 
 
+def _narration() -> Mapping:
+    """Event or frame type -> the modules' narration of it (``Module.narration``)."""
+    return registry.CATALOG.all().narration
+
+
+def _rolls_narration() -> Mapping:
+    """A roll's purpose (its head, before ":") -> the modules' narration of its dice."""
+    return registry.CATALOG.all().rolls_narration
+
+
 def _describe(event: ev.Event, state: State) -> str | None:
     n = lambda uid: _name(state, uid)  # noqa: E731
+    told = _narration().get(type(event))  # a module's event
+    if told is not None:
+        return told(event, state, n)
     match event:
         case ev.GameCreated():
             return (f"game {event.game_id}: mission {event.mission}, {len(event.units)} units, "
@@ -236,11 +246,9 @@ def _describe(event: ev.Event, state: State) -> str | None:
                 return (f"  {n(f.attacker)} starts {kind}: {f.op.replace('_', ' ')}"
                         + (f" against {against}" if against else "")
                         + (f" (threshold {f.threshold})" if f.threshold else ""))
-            if isinstance(f, MoraleTestFrame):
-                who = n(f.unit) + "'s pilot" if f.unit else f"side {f.side}"
-                how = {"endurance": f"any die of {f.target} or more passes",
-                       "wake": "a 6 wakes the pilot"}.get(f.test, f"a total of {f.target} or under passes")
-                return f"  {who} takes {'an' if f.test[0] in 'aeiou' else 'a'} {f.test.replace('_', ' ')} test ({f.count}d6: {how})"
+            told = _narration().get(type(f))  # a module's frame
+            if told is not None:
+                return told(f, state, n)
             return None  # a re-roll's chance or the initiative: their decisions and dice say it
         case ev.ProcedureUpdated():
             f = event.frame
@@ -357,35 +365,4 @@ def _describe(event: ev.Event, state: State) -> str | None:
             return f"  {n(event.unit)} lets go of its captive"
         case ev.CaptiveRemoved():
             return f"  {n(event.unit)} takes {n(event.captive)} off the table ({event.xp} XP)"
-        # -- morale module (seed 004)
-        case ev.TokensChanged():
-            return f"  side {event.side} Command Tokens {event.delta:+d} ({event.reason})"
-        case ev.EnduranceChanged():
-            return f"  {n(event.unit)}: {event.delta:+d} Endurance ({event.reason})"
-        case ev.PilotUnconscious():
-            return f"  {n(event.unit)}'s pilot falls unconscious"
-        case ev.PilotWoke():
-            return f"  {n(event.unit)}'s pilot wakes"
-        case ev.FearDue():
-            return f"  {n(event.unit)} must test for Fear of {n(event.enemy)} at the end of the phase"
-        case ev.FearTestsTaken():
-            return None
-        case ev.FearTaken():
-            return f"  {n(event.unit)} takes a Fear Token"
-        case ev.FearRemoved():
-            return f"  {n(event.unit)} loses its Fear Token ({event.reason})"
-        case ev.MoveBoosted():
-            return f"  {n(event.unit)} gets +1 Movement this turn"
-        case ev.MoveBoostsEnded() | ev.RestsEnded():
-            return None
-        case ev.ActionCounterRemoved():
-            return f"  {n(event.unit)}'s action counter is removed"
-        case ev.UnitRested():
-            return f"  {n(event.unit)} stands down to rest"
-        case ev.CommanderLost():
-            return f"  side {event.side} loses its Team Commander"
-        case ev.CourageTestDue():
-            return f"  side {event.side} must test its Courage ({event.lost_units} units out of action)"
-        case ev.CourageFailed():
-            return f"  side {event.side} fails its Courage and retreats"
     return type(event).__name__

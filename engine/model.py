@@ -12,6 +12,8 @@ from typing import Union
 
 import msgspec
 
+from engine.base import Frame
+from engine.rules.registry import parts
 from engine.versions import CURRENT as CURRENT_RULES
 
 Side = str  # "a" or "b"
@@ -192,12 +194,7 @@ class Turn(msgspec.Struct):
     task: str = ""  # the Task attempted this turn, "" while none
 
 
-# Procedures in progress live on ``State.stack`` as frames: plain data, no closures, so a server
-# restarted mid-procedure resumes from the log alone (DESIGN.md section 2).
-
-
-class Frame(msgspec.Struct, tag_field="frame"):
-    pass
+# Procedures in progress live on ``State.stack`` as frames (``engine.base.Frame``).
 
 
 class TaskFrame(Frame, tag="task"):
@@ -314,48 +311,6 @@ class ChallengeFrame(Frame, tag="challenge"):
     dnonce: int = -1
 
 
-# -- morale module (seed 004)
-
-
-class MoraleTestFrame(Frame, tag="morale_test"):
-    """A seed 004 roll in progress: an Endurance test, an Unconscious pilot's wake-up roll, a
-    Morale Test or a Courage Test. Steps: ``roll`` -> ``reroll`` (each side in turn may spend a
-    Command Token) -> ``resolve``."""
-
-    test: str  # endurance | wake | fear | fear_end | courage
-    unit: str  # the unit whose pilot tests ("" for a Courage Test)
-    side: str  # the side taking the test
-    target: int  # Endurance: the test value; Morale / Courage: the value to roll at or under
-    count: int  # dice to roll (d6)
-    step: str = "roll"
-    nonce: int = -1
-    rolled: tuple[int, ...] = ()
-    asked: tuple[str, ...] = ()  # the sides that have had their chance to re-roll
-
-
-class RerollFrame(Frame, tag="reroll"):
-    """A core Task has been rolled: each side in turn may spend a Command Token to re-roll
-    the Task's dice or the defender's (seed 004 "Command Tokens")."""
-
-    task_nonce: int
-    defence_nonce: int = -1  # -1: no Opposed roll
-    rolled: tuple[int, ...] = ()
-    opposed: tuple[int, ...] = ()
-    asked: tuple[str, ...] = ()
-
-
-class InitiativeFrame(Frame, tag="initiative"):
-    """The initiative rolls, open to a Command Token re-roll by the side losing it."""
-
-    a_nonce: int
-    a_die: int
-    a_tcv: int
-    b_nonce: int
-    b_die: int
-    b_tcv: int
-    asked: tuple[str, ...] = ()
-
-
 class D12Frame(Frame, tag="d12"):
     """A seed 000 roll held open for a Command Token re-roll (the morale module on): a d12 test
     (``test``: capture | free | escape, against D(``difficulty``), ``needed`` successes) or a
@@ -375,10 +330,12 @@ class D12Frame(Frame, tag="d12"):
     asked: tuple[str, ...] = ()
 
 
-FrameT = Union[TaskFrame, ReadyFrame, DirectFrame,
-               D12Frame,  # capture module (seed 000)
-               ChallengeFrame,  # challenges module (seed 002)
-               MoraleTestFrame, RerollFrame, InitiativeFrame]  # morale module (seed 004)
+# the frames of the modules that keep them in their own folder (engine.rules.registry.parts)
+_MODULE_FRAMES = tuple(frame for part in parts("frames") for frame in part.FRAMES)
+FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
+                D12Frame,  # capture module (seed 000)
+                ChallengeFrame,  # challenges module (seed 002)
+                *_MODULE_FRAMES)]
 
 
 class State(msgspec.Struct):

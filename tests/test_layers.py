@@ -108,15 +108,16 @@ def test_a_rules_module_does_not_import_another_module(package):
 
 def test_importing_the_engine_wires_nothing():
     """No module registers itself by being imported: the rules, the view and the verifier load
-    without any module package, and a game's rule set loads exactly the modules it names."""
+    without any module's hooks (only the data files the log's union gathers: events, frames,
+    evolve handlers), and a game's rule set loads exactly the modules it names."""
     code = (
         "import sys\n"
         "import engine.decide, engine.view, engine.verify, engine.codec\n"
-        "mods = ('engine.rules.capture', 'engine.rules.challenges', 'engine.rules.morale')\n"
+        "mods = ('engine.rules.capture.module', 'engine.rules.challenges.module', 'engine.rules.morale.module')\n"
         "print(','.join(m for m in mods if m in sys.modules))\n"
         "from engine.rules.registry import rules_for\n"
         "rules = rules_for(('morale',))\n"
         "print(','.join(m for m in mods if m in sys.modules), rules.names)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["", "engine.rules.morale ('morale',)"], out.stdout
+    assert out.stdout.splitlines() == ["", "engine.rules.morale.module ('morale',)"], out.stdout

@@ -80,6 +80,7 @@ existed (older logs' checkpoints still verify).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Mapping
@@ -151,6 +152,8 @@ class Module:
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
     redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (event, viewer) -> event | None
     samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
+    narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
+    rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
     core: CoreServices | None = None  # the core's services (the core module alone has them)
 
 
@@ -182,7 +185,7 @@ class RuleSet:
     mission's order; ``core`` the core's services; ``modules`` the modules (not the core)."""
 
     __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
-                 "redactions", "samplers", "events")
+                 "redactions", "samplers", "events", "narration", "rolls_narration")
 
     def __init__(self, core: Module, modules: tuple[Module, ...]):
         if core.core is None:
@@ -193,7 +196,7 @@ class RuleSet:
         options: dict[str, str] = {}
         frames: dict[str, str] = {}
         events: dict[str, str] = {}
-        answers, defaults, steps, acts, redactions = {}, {}, {}, {}, {}
+        answers, defaults, steps, acts, redactions, narration, rolls = {}, {}, {}, {}, {}, {}, {}
         for m in (core, *modules):
             if m is not core:
                 _claim("module name", seen, [m.name], m.name)
@@ -206,6 +209,8 @@ class RuleSet:
             _claim("option kind", options, [*m.acts, *m.option_kinds], m.name)
             _claim("procedure frame", frames, [t.__name__ for t in m.frame_steps], m.name)
             _claim("event", events, [t.__name__ for t in m.events], m.name)
+            _claim("narration of", narration, list(m.narration), m.name)
+            _claim("narration of the rolls", rolls, list(m.rolls_narration), m.name)
             answers.update(m.answers)
             defaults.update(m.defaults)
             steps.update(m.frame_steps)
@@ -223,6 +228,8 @@ class RuleSet:
         set_(self, "acts", MappingProxyType(acts))
         set_(self, "redactions", MappingProxyType(redactions))
         set_(self, "events", frozenset(events))
+        set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
+        set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
         set_(self, "hooks", MappingProxyType(
             {h: tuple(fn for m in modules if (fn := getattr(m, h)) is not None) for h in HOOKS}))
@@ -301,17 +308,30 @@ class Catalog:
 
 
 def _load(entry: "str | Module", name: str) -> Module:
-    """A package's ``MODULE`` (the package is imported by name, as a plugin, when a game first
-    needs it), or the ``Module`` itself."""
+    """A package's ``MODULE`` (in its ``module.py``, else its ``__init__.py``; imported by name,
+    as a plugin, when a game first needs it), or the ``Module`` itself."""
     if isinstance(entry, Module):
         return entry
-    module = getattr(importlib.import_module(entry), "MODULE", None)
+    module = getattr(importlib.import_module(_part_of(entry, "module") or entry), "MODULE", None)
     if not isinstance(module, Module) or module.name != name:
         raise RulesClash(f"{entry}.MODULE is not the Module {name!r}")
     return module
 
 
 CATALOG = Catalog(BUNDLED)
+
+
+def _part_of(package: str, part: str) -> str | None:
+    name = f"{package}.{part}"
+    return name if importlib.util.find_spec(name) is not None else None
+
+
+def parts(part: str) -> list:
+    """The ``part`` files (``events``, ``frames``, ``evolve``) of the bundled modules that have
+    one, imported, in ``BUNDLED``'s order: what the shared files gather into the log's closed
+    union, the frame union and the evolve table. They import only ``engine.base``, the model
+    and each other, so the shared files can load them while they are being imported."""
+    return [importlib.import_module(name) for pkg in BUNDLED.values() if (name := _part_of(pkg, part))]
 
 
 def rules_for(names: tuple[str, ...]) -> RuleSet:

@@ -18,7 +18,8 @@ A unit's VP are its victory points (``Unit.points``); a unit is lost when it is 
 from __future__ import annotations
 
 from engine import board as geo
-from engine.events import CourageFailed, CourageTestDue, UnitMoved
+from engine.events import UnitMoved
+from engine.rules.morale.events import CourageFailed, CourageTestDue
 from engine.model import SIDES, Option, Outcome, State, other
 from engine.rules import registry
 from engine.rules.context import Context

@@ -9,7 +9,7 @@ out.
 
 from __future__ import annotations
 
-from engine.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
+from engine.rules.morale.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
 from engine.model import Option, State, Unit
 from engine.rules.context import Context
 from engine.rules.morale import rolls

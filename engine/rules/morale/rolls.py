@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.events import (EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke,
-                           ProcedureEnded, ProcedureStarted, ProcedureUpdated)
-from engine.model import SIDES, InitiativeFrame, MoraleTestFrame, Option, RerollFrame, State, TaskFrame, other
+from engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from engine.rules.morale.events import EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke
+from engine.model import SIDES, Option, State, TaskFrame, other
+from engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
 from engine.rules.context import Context
 from engine.rules.core import procedure, tasks
 from engine.rules.morale import tokens

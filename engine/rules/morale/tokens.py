@@ -9,7 +9,7 @@ and ignoring a failed Courage Test (``engine.rules.morale.courage``).
 
 from __future__ import annotations
 
-from engine.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
+from engine.rules.morale.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
 from engine.model import SIDES, Option, State, Unit
 from engine.rules import registry
 from engine.rules.context import Context

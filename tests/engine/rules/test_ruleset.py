@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
+from engine.rules.morale import events as mev
 from engine.errors import RulesClash
 from engine.model import ReadyFrame
 from engine.rules import registry
@@ -47,7 +48,7 @@ def test_hooks_run_in_the_missions_order_of_the_modules():
     ("option kind", {"acts": {"shout": print}}, {"acts": {"shout": print}}),
     ("option kind", {}, {"acts": {"move": print}}),  # the core's Minor Action
     ("procedure frame", {"frame_steps": {ReadyFrame: print}}, {}),  # the core's
-    ("event", {"events": (ev.FearDue,)}, {"events": (ev.FearDue,)}),
+    ("event", {"events": (mev.FearDue,)}, {"events": (mev.FearDue,)}),
 ])
 def test_two_modules_claiming_one_name_fail_when_the_rule_set_is_built(what, first, second):
     one = Module(name="one", seed="t", summary="", **first)

@@ -7,6 +7,7 @@ given -> when -> then."""
 from __future__ import annotations
 
 from engine import events as ev
+from engine.rules.morale import events as mev
 from engine.decide import default_option
 
 from tests.engine.rules.challenges.setting import CHALLENGES, SALT
@@ -45,7 +46,7 @@ def test_a_side_may_spend_a_token_to_reroll_its_own_failed_d12_test():
     assert not of_type(events, ev.D12Tested) and not of_type(events, ev.StressLost)  # not settled yet
     first = of_type(events, ev.DiceRolled)[-1]
     events = s.when("reroll", dice=(12, 5))
-    assert ev.TokensChanged(side="a", delta=-1, reason="re-roll capture:capture") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="re-roll capture:capture") in events
     [again] = of_type(events, ev.DiceRolled)
     assert (again.sides, again.results, again.replaces) == (12, (12, 5), first.nonce)  # both dice: one roll
     [tested] = of_type(events, ev.D12Tested)
@@ -59,7 +60,7 @@ def test_the_opponent_may_spend_a_token_to_reroll_a_passed_d12_test_and_keeping_
     assert s.pending.kind == "d12_reroll" and s.pending.side == "b"
     assert default_option(s.pending) == ("keep",)
     events = s.when("reroll", dice=(2, 3))
-    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll capture:capture") in events
+    assert mev.TokensChanged(side="b", delta=-1, reason="re-roll capture:capture") in events
     assert not of_type(events, ev.UnitCaptured)
     assert ev.StressLost(unit="a1", amount=3) in events  # failed: wounded(+1)
 
@@ -90,7 +91,7 @@ def test_a_captured_bogeys_escape_roll_may_be_rerolled_by_its_captors_side():
     assert s.pending.kind == "d12_reroll" and s.pending.side == "a"
     assert not of_type(events, ev.CaptiveEscaped)
     events = s.when("reroll", dice=(4,))
-    assert ev.TokensChanged(side="a", delta=-1, reason="re-roll capture:bogey_escape") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="re-roll capture:bogey_escape") in events
     assert not of_type(events, ev.CaptiveEscaped) and s.unit("b1").captured
 
 
@@ -133,7 +134,7 @@ def test_in_a_challenge_a_side_with_a_token_may_reroll_either_pool():
     assert s.pending.options == (("accept",), ("fate", 1), ("token", "b"), ("token", "a"))
     a_roll = [r for r in of_type(s.log, ev.DiceRolled) if r.purpose == "challenge:assassinate"][0]
     events = s.when("token", "a", dice=(1, 2, 3, 4))  # the attacker's whole pool, as one roll
-    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll challenge:assassinate") in events
+    assert mev.TokensChanged(side="b", delta=-1, reason="re-roll challenge:assassinate") in events
     [again] = of_type(events, ev.DiceRolled)
     assert (again.purpose, again.results, again.replaces, again.unit) == ("challenge:token", (1, 2, 3, 4), a_roll.nonce, "a1")
     f = s.state.stack[-1]
