@@ -86,7 +86,9 @@ class Item(msgspec.Struct):
     carrier: str = ""  # the unit carrying it, "" while it lies on the board
 
 
-class Unit(msgspec.Struct):
+class _UnitCore(msgspec.Struct):
+    """A unit's fields but those of the modules that keep theirs in their own folder (``Unit``)."""
+
     id: str
     side: Side
     name: str
@@ -128,21 +130,19 @@ class Unit(msgspec.Struct):
     fate: int = 0  # seed 002: a hero's Fate (its defence pool, and the re-rolls it may buy)
     abilities: dict[str, int] = {}  # seed 002 special abilities and their levels, e.g. {"assassin": 7}
     stealthed: bool = False  # seed 002 "stealth status"
-    # -- morale module (seed 004)
-    endurance: int = 0  # the pilot's Endurance now; 0 with endurance_max 0: no pilot
-    endurance_max: int = 0  # the pilot's starting Endurance
-    unconscious: bool = False  # the pilot is Unconscious (Endurance 0)
-    morale: int = 0  # the pilot's Morale value (2d6 at or under it passes)
-    size: int = 0  # Size Class
-    command_unit: bool = False  # the "Command Unit" ability
-    fear: bool = False  # a Fear Token
-    move_bonus: int = 0  # Command Tokens spent on Movement this turn
-    resting: bool = False  # stood down this round without an action: no action counter
+    # -- the fields of the modules that keep them in their own folder: ``Unit`` below
 
     @property
     def incapacitated(self) -> bool:
         return self.dead or self.injury != ""
 
+
+
+
+# A unit: the core's fields, then each bundled module's (``Unit`` in its ``fields.py``), in the
+# order of ``engine.rules.registry.BUNDLED``: the order of the stored GameCreated's bytes.
+Unit = msgspec.defstruct("Unit", [f for part in parts("fields") for f in part.UNIT], bases=(_UnitCore,),
+                         module=__name__)
 
 # -- capture module (seed 000)
 
@@ -338,7 +338,9 @@ FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
                 *_MODULE_FRAMES)]
 
 
-class State(msgspec.Struct):
+class _StateCore(msgspec.Struct):
+    """The state's fields but those of the modules that keep theirs in their own folder (``State``)."""
+
     game_id: str
     mission: str
     board: Board
@@ -378,12 +380,7 @@ class State(msgspec.Struct):
     created: dict[str, list[str]] = {}  # cards each side has created (public)
     action_points: dict[str, int] = {}
     salt: tuple[int, ...] = ()  # hidden: keeps the Checkpoint hashes from revealing the hands
-    # -- morale module (seed 004)
-    tokens: dict[str, int] = msgspec.field(default_factory=lambda: {"a": 0, "b": 0})  # Command Tokens
-    commander_lost: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
-    courage_lost: dict[str, int] = msgspec.field(default_factory=lambda: {"a": -1, "b": -1})  # units lost at the last Courage Test, -1 before the first
-    retreated: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
-    fear_due: list[str] = []  # units that must take a Morale Test for Fear at the end of the phase
+    # -- the fields of the modules that keep them in their own folder: ``State`` below
     # -- the rules this game is played under (engine.versions): set from GameCreated.engine_version,
     # left out of the state hash (engine.codec.state_hash)
     rules_version: int = CURRENT_RULES
@@ -393,6 +390,13 @@ class State(msgspec.Struct):
 
     def active_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
+
+
+# The game state: the core's fields, then each bundled module's (``STATE`` in its ``fields.py``).
+# (The rules' version, last of the core's, is left out of the state hash, so where it stands
+# changes no hash.)
+State = msgspec.defstruct("State", [f for part in parts("fields") for f in part.STATE], bases=(_StateCore,),
+                          module=__name__)
 
 
 # -- fields added after the first release (the module registry and every module) -------------
@@ -405,16 +409,14 @@ LATE_FIELDS: dict[type, tuple[str, ...]] = {
         "captured", "dragging", "bonus_actions", "xp", "removed", "mobility", "fight", "acuity",
         # challenges module (seed 002)
         "fate", "abilities", "stealthed",
-        # morale module (seed 004)
-        "endurance", "endurance_max", "unconscious", "morale", "size", "command_unit", "fear",
-        "move_bonus", "resting",
+        # the modules that keep their fields in their own folder: all of them
+        *(f[0] for part in parts("fields") for f in part.UNIT),
     ),
     State: (
         "modules",  # the module registry
         "capture",  # capture module (seed 000)
         # challenges module (seed 002)
         "challenges", "facilities", "hands", "decks", "played", "created", "action_points", "salt",
-        # morale module (seed 004)
-        "tokens", "commander_lost", "courage_lost", "retreated", "fear_due",
+        *(f[0] for part in parts("fields") for f in part.STATE),
     ),
 }
