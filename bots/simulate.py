@@ -22,6 +22,7 @@ from engine.codec import clone_state
 from engine.dice.base import Dice
 from engine.events import DiceRolled, OptionChosen
 from engine.model import Option, State
+from engine.rules import registry
 from engine.rules.context import Context
 
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
@@ -60,8 +61,8 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
                              "recover_stress",
                              "prerogative", "respond", "threshold",  # challenges module (seed 002)
-                             "test_reroll", "reroll", "courage_failed",  # morale module (seed 004)
-                             "d12_reroll"})  # capture module's rolls with the morale module on
+                             "d12_reroll"}  # capture module's rolls with the morale module on
+                            ) | registry.CATALOG.all().bot_procedure_kinds  # the modules' (Module.bot_procedure_kinds)
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:

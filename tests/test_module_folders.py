@@ -33,38 +33,46 @@ ONE_FOLDER = {("morale", "engine")}
 COMMON = {"reroll"}
 
 
-def owned(name: str) -> set[str]:
-    """What module ``name`` owns, by name."""
+def owned(name: str) -> dict[str, set[str]]:
+    """What module ``name`` owns: its types (events, frames) and package name as identifiers, its
+    fields as attributes and keywords, its decision and option kinds and its name as strings."""
     module = registry.CATALOG.module(name)
-    names = {name, *(t.__name__ for t in module.events), *(t.__name__ for t in module.frame_steps),
-             *module.answers, *module.acts} - COMMON
+    types = {*(t.__name__ for t in module.events), *(t.__name__ for t in module.frame_steps)}
+    fields: set[str] = set()
     package = registry.BUNDLED[name]
     for part, tables in (("fields", ("UNIT", "STATE")), ("mission", ("PROFILE",))):
         try:
             loaded = importlib.import_module(f"{package}.{part}")
         except ModuleNotFoundError:
             continue
-        names |= {f[0] for table in tables for f in getattr(loaded, table)}
-    return names
+        fields |= {f[0] for table in tables for f in getattr(loaded, table)}
+    return {"identifier": types | {name}, "attribute": fields,
+            "string": {name, *module.answers, *module.acts} - COMMON}
 
 
-def named_in(path: Path) -> set[str]:
-    """Every identifier, attribute, imported name (and its dotted parts) and string constant of ``path``."""
-    found: set[str] = set()
+def named_in(path: Path) -> dict[str, set[str]]:
+    """The identifiers (names, imported names and their dotted parts), the attributes (and keyword
+    arguments) and the string constants of ``path``."""
+    found: dict[str, set[str]] = {"identifier": set(), "attribute": set(), "string": set()}
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Name):
-            found.add(node.id)
+            found["identifier"].add(node.id)
         elif isinstance(node, ast.Attribute):
-            found.add(node.attr)
+            found["attribute"].add(node.attr)
         elif isinstance(node, ast.keyword) and node.arg:
-            found.add(node.arg)
+            found["attribute"].add(node.arg)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            found |= set(node.module.split(".")) | {a.name for a in node.names}
+            found["identifier"] |= set(node.module.split(".")) | {a.name for a in node.names}
         elif isinstance(node, ast.Import):
-            found |= {part for a in node.names for part in a.name.split(".")}
+            found["identifier"] |= {part for a in node.names for part in a.name.split(".")}
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            found.add(node.value)
+            found["string"].add(node.value)
     return found
+
+
+def _hits(path: Path, mine: dict[str, set[str]]) -> set[str]:
+    there = named_in(path)
+    return {f"{what} {n}" for what in mine for n in there[what] & mine[what]}
 
 
 @pytest.mark.parametrize("name, area", [
@@ -74,7 +82,7 @@ def named_in(path: Path) -> set[str]:
 def test_no_shared_file_names_a_module_or_what_it_owns(name, area):
     mine = owned(name)
     bad = [f"{path.relative_to(ROOT)}: {', '.join(sorted(hits))}"
-           for path in SHARED[area] if (hits := named_in(path) & mine)]
+           for path in SHARED[area] if (hits := _hits(path, mine))]
     assert not bad, f"shared files name the {name} module or what it owns:\n" + "\n".join(bad)
 
 

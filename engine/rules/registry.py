@@ -117,6 +117,26 @@ class CoreServices:
 
 
 @dataclass(frozen=True)
+class Shown:
+    """What a module adds to the clients' text views (``client.render``)."""
+
+    unit_flags: Callable[["Unit"], list] | None = None  # a unit's flags, e.g. ["fear", "endurance 3/4"]
+    label: Callable | None = None  # (option, state, decision, uname) -> its label, or None if not the module's
+    titles: Mapping[str, str] = field(default_factory=dict)  # decision kind -> what it asks
+    pools: Callable[["State"], list] | None = None  # the game's pools: [(name, {side: n})]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """``Shown`` over the modules of a rule set: the flags, labels and pools of each, in order."""
+
+    unit_flags: tuple[Callable, ...] = ()
+    labels: tuple[Callable, ...] = ()
+    titles: Mapping[str, str] = field(default_factory=dict)
+    pools: tuple[Callable, ...] = ()
+
+
+@dataclass(frozen=True)
 class Module:
     name: str
     seed: str  # the seed file it implements, e.g. "000"
@@ -154,6 +174,8 @@ class Module:
     samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
+    render: Shown = field(default_factory=Shown)  # what it adds to the clients' text views
+    bot_procedure_kinds: frozenset[str] = frozenset()  # its decisions inside a procedure (bots.simulate settles them)
     core: CoreServices | None = None  # the core's services (the core module alone has them)
 
 
@@ -185,7 +207,8 @@ class RuleSet:
     mission's order; ``core`` the core's services; ``modules`` the modules (not the core)."""
 
     __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
-                 "redactions", "samplers", "events", "narration", "rolls_narration")
+                 "redactions", "samplers", "events", "narration", "rolls_narration", "render",
+                 "bot_procedure_kinds")
 
     def __init__(self, core: Module, modules: tuple[Module, ...]):
         if core.core is None:
@@ -228,6 +251,12 @@ class RuleSet:
         set_(self, "acts", MappingProxyType(acts))
         set_(self, "redactions", MappingProxyType(redactions))
         set_(self, "events", frozenset(events))
+        shown = [m.render for m in modules]
+        set_(self, "render", Rendered(
+            unit_flags=tuple(s.unit_flags for s in shown if s.unit_flags), labels=tuple(s.label for s in shown if s.label),
+            titles=MappingProxyType({k: t for s in shown for k, t in s.titles.items()}),
+            pools=tuple(s.pools for s in shown if s.pools)))
+        set_(self, "bot_procedure_kinds", frozenset(k for m in modules for k in m.bot_procedure_kinds))
         set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
         set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
