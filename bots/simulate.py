@@ -62,7 +62,7 @@ PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "by
                              "recover_stress",
                              "prerogative", "respond", "threshold",  # challenges module (seed 002)
                              "d12_reroll"}  # capture module's rolls with the morale module on
-                            ) | registry.CATALOG.all().bot_procedure_kinds  # the modules' (Module.bot_procedure_kinds)
+                            ) | registry.CATALOG.all().bots.procedure_kinds  # the modules' (Module.bots)
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:

@@ -137,6 +137,17 @@ class Rendered:
 
 
 @dataclass(frozen=True)
+class BotHooks:
+    """What a module gives the bots (``bots.evaluate``, ``bots.policy``, ``bots.simulate``); the
+    functions that price take ``kit``, the bots' evaluation, as their last argument."""
+
+    terms: tuple = ()  # (name, weight, (state, side, active units) -> value): evaluation terms
+    option_values: Mapping[str, Callable] = field(default_factory=dict)  # option kind -> (state, unit, option, kit) -> worth
+    scorers: Mapping[str, Callable] = field(default_factory=dict)  # decision kind -> (state, decision, kit) -> scores
+    procedure_kinds: frozenset[str] = frozenset()  # its decisions inside a procedure (a lookahead settles them)
+
+
+@dataclass(frozen=True)
 class Module:
     name: str
     seed: str  # the seed file it implements, e.g. "000"
@@ -175,7 +186,7 @@ class Module:
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
     render: Shown = field(default_factory=Shown)  # what it adds to the clients' text views
-    bot_procedure_kinds: frozenset[str] = frozenset()  # its decisions inside a procedure (bots.simulate settles them)
+    bots: BotHooks = field(default_factory=BotHooks)  # what it gives the bots
     core: CoreServices | None = None  # the core's services (the core module alone has them)
 
 
@@ -208,7 +219,7 @@ class RuleSet:
 
     __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
                  "redactions", "samplers", "events", "narration", "rolls_narration", "render",
-                 "bot_procedure_kinds")
+                 "bots")
 
     def __init__(self, core: Module, modules: tuple[Module, ...]):
         if core.core is None:
@@ -256,7 +267,12 @@ class RuleSet:
             unit_flags=tuple(s.unit_flags for s in shown if s.unit_flags), labels=tuple(s.label for s in shown if s.label),
             titles=MappingProxyType({k: t for s in shown for k, t in s.titles.items()}),
             pools=tuple(s.pools for s in shown if s.pools)))
-        set_(self, "bot_procedure_kinds", frozenset(k for m in modules for k in m.bot_procedure_kinds))
+        hooks = [m.bots for m in modules]
+        set_(self, "bots", BotHooks(
+            terms=tuple(t for h in hooks for t in h.terms),
+            option_values=MappingProxyType({k: fn for h in hooks for k, fn in h.option_values.items()}),
+            scorers=MappingProxyType({k: fn for h in hooks for k, fn in h.scorers.items()}),
+            procedure_kinds=frozenset(k for h in hooks for k in h.procedure_kinds)))
         set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
         set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.model import State, Unit
 from engine.rules.context import Context
-from engine.rules.morale import courage, events, fear, narrate, pilots, render, rolls, tokens
+from engine.rules.morale import bots, courage, events, fear, narrate, pilots, render, rolls, tokens
 from engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
 from engine.rules.registry import Module
 
@@ -72,5 +72,5 @@ MODULE = Module(
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,
     render=render.SHOWN,
-    bot_procedure_kinds=frozenset({"test_reroll", "reroll", "courage_failed"}),
+    bots=bots.HOOKS,
 )
