@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from engine.rules.registry import parts
+from engine.rules.bundled import parts
 from engine.model import Board, CaptureRules, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
@@ -412,7 +412,7 @@ class StealthChanged(Event):
     reason: str = ""
 
 
-# the events of the modules that keep them in their own folder (engine.rules.registry.parts)
+# the events of the modules that keep them in their own folder (engine.rules.bundled.parts)
 _MODULE_EVENTS = tuple(event for part in parts("events") for event in part.EVENTS)
 AnyEvent = Union[(
     GameCreated, ClientSeedAdded, SeatTaken, GameStarted, Resigned, GameEnded, SeedRevealed, Checkpoint,

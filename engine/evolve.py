@@ -17,7 +17,7 @@ from engine import events as ev
 from engine.dice.fair import check_client_seed
 from engine.errors import InvalidEvent
 from engine.model import MOMENTUM_MAX, SIDES, State, Turn
-from engine.rules.registry import parts
+from engine.rules.bundled import parts
 from engine.versions import CURRENT as CURRENT_RULES
 from engine.versions import level as rules_level
 
@@ -576,6 +576,6 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.FacilityDestroyed: _facility_destroyed,
     ev.StealthChanged: _stealth_changed,
 }
-# the handlers of the modules whose events live in their own folder (engine.rules.registry.parts)
+# the handlers of the modules whose events live in their own folder (engine.rules.bundled.parts)
 for _part in parts("evolve"):
     _HANDLERS.update(_part.HANDLERS)

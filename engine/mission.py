@@ -19,7 +19,8 @@ from engine.events import GameCreated
 from engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
 from engine.rules.challenges.setup import ChallengesSpec
 from engine.rules.challenges import setup as challenges_setup
-from engine.rules.registry import known_modules, parts
+from engine.rules.bundled import parts
+from engine.rules.registry import known_modules
 from engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (engine.versions)
 
 

@@ -13,7 +13,7 @@ from typing import Union
 import msgspec
 
 from engine.base import Frame
-from engine.rules.registry import parts
+from engine.rules.bundled import parts
 from engine.versions import CURRENT as CURRENT_RULES
 
 Side = str  # "a" or "b"
@@ -140,7 +140,7 @@ class _UnitCore(msgspec.Struct):
 
 
 # A unit: the core's fields, then each bundled module's (``Unit`` in its ``fields.py``), in the
-# order of ``engine.rules.registry.BUNDLED``: the order of the stored GameCreated's bytes.
+# order of ``engine.rules.bundled.BUNDLED``: the order of the stored GameCreated's bytes.
 Unit = msgspec.defstruct("Unit", [f for part in parts("fields") for f in part.UNIT], bases=(_UnitCore,),
                          module=__name__)
 
@@ -330,7 +330,7 @@ class D12Frame(Frame, tag="d12"):
     asked: tuple[str, ...] = ()
 
 
-# the frames of the modules that keep them in their own folder (engine.rules.registry.parts)
+# the frames of the modules that keep them in their own folder (engine.rules.bundled.parts)
 _MODULE_FRAMES = tuple(frame for part in parts("frames") for frame in part.FRAMES)
 FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
                 D12Frame,  # capture module (seed 000)

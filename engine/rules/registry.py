@@ -1,8 +1,8 @@
 """Rules modules: one per seed beyond the core, each switchable per mission (RULES-BRIEF "Modules").
 
 A module is a package under ``engine/rules/`` whose ``MODULE`` is a ``Module``: plain data, and
-importing the package registers nothing. ``BUNDLED`` names each bundled module's package (adding
-a module is its folder plus one line there); the core (seed 001, ``engine.rules.core``) is a
+importing the package registers nothing. ``engine.rules.bundled.BUNDLED`` names each bundled
+module's package (adding a module is its folder plus one line there); the core (seed 001, ``engine.rules.core``) is a
 ``Module`` too. A mission names the modules it wants in ``[mission] modules``; the names land in
 ``GameCreated.modules`` and ``State.modules``. A game's ``RuleSet`` is built once from the core and
 those modules (``rules_for``; ``rules_of(state)``), checked for clashes (two modules claiming one
@@ -67,39 +67,32 @@ which is not damage", so that another module's rolls can be re-rolled with the m
   (``offers``): it has a Command Token to spend.
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
-Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
-``engine.evolve`` in a section named after the module, so the log stays one closed, typed union;
-a module names its events in ``events`` (for the clash check), its redactions of events in
-``redactions`` (``engine.view``) and its bots' determinization samplers in ``samplers``
-(``bots.determinize``).
-A field a module adds to ``Unit`` or ``State`` is also listed in ``engine.model.LATE_FIELDS``, so
-that the state hash of a game that leaves it at its default is the hash it had before the field
-existed (older logs' checkpoints still verify).
+A module is one folder (the morale module today; the capture and challenges modules still keep
+their events, frames and fields in marked sections of ``engine.events``, ``engine.model`` and
+``engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
+``engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
+union; its ``Module`` names its events (for the clash check), its redactions (``engine.view``),
+its narration and text views (``client``), and its bot hooks and determinization samplers
+(``bots``). Every field a module adds to ``Unit`` or ``State`` is left out of the state hash while
+it holds its default (``engine.model.LATE_FIELDS``), so a game without the module hashes as it
+did before the field existed (older logs' checkpoints still verify).
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from engine.errors import RulesClash
+from engine.rules.bundled import BUNDLED, CORE, _part_of
 from engine.versions import V0_2
 
 if TYPE_CHECKING:
     from engine.model import Decision, Option, Outcome, State, Unit
-    from engine.rules.context import Context
 
-# The core's package and the bundled modules' packages, in the order they are listed to users.
-CORE = "engine.rules.core"  # seed 001
-BUNDLED: Mapping[str, str] = MappingProxyType({
-    "capture": "engine.rules.capture",  # seed 000
-    "challenges": "engine.rules.challenges",  # seed 002
-    "morale": "engine.rules.morale",  # seed 004
-})
-
+Context = Any  # engine.rules.context.Context, which imports this file
 
 @dataclass(frozen=True)
 class CoreServices:
@@ -364,19 +357,6 @@ def _load(entry: "str | Module", name: str) -> Module:
 
 
 CATALOG = Catalog(BUNDLED)
-
-
-def _part_of(package: str, part: str) -> str | None:
-    name = f"{package}.{part}"
-    return name if importlib.util.find_spec(name) is not None else None
-
-
-def parts(part: str) -> list:
-    """The ``part`` files (``events``, ``frames``, ``evolve``) of the bundled modules that have
-    one, imported, in ``BUNDLED``'s order: what the shared files gather into the log's closed
-    union, the frame union and the evolve table. They import only ``engine.base``, the model
-    and each other, so the shared files can load them while they are being imported."""
-    return [importlib.import_module(name) for pkg in BUNDLED.values() if (name := _part_of(pkg, part))]
 
 
 def rules_for(names: tuple[str, ...]) -> RuleSet:
