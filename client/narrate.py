@@ -13,6 +13,7 @@ from typing import Mapping
 from client.render import label
 from client.safe import safe
 from engine import events as ev
+from engine.rules.capture import events as cev
 from engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
 from engine.rules import registry
 from engine.rules.challenges import dice as cdice
@@ -342,27 +343,27 @@ def _describe(event: ev.Event, state: State) -> str | None:
             return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
                 f" ({event.reason})" if event.reason else "")
         # -- capture module (seed 000)
-        case ev.D12Tested():
+        case cev.D12Tested():
             groups = " ".join("+".join(map(str, g)) for g in event.groups) or "none"
             return (f"  {n(event.unit)}'s {event.test} test against D({event.difficulty}): groups reaching "
                     f"{event.difficulty}: {groups} = {_successes(event.successes)}, {event.needed} needed: "
                     f"{'passed' if event.passed else 'failed'}")
-        case ev.UnitCaptured():
+        case cev.UnitCaptured():
             return f"  {n(event.by)} captures {n(event.unit)}"
-        case ev.CaptiveEscaped():
+        case cev.CaptiveEscaped():
             return f"  {n(event.unit)} escapes"
-        case ev.CaptiveFreed():
+        case cev.CaptiveFreed():
             return f"  {n(event.by)} frees {n(event.unit)}"
-        case ev.BonusActionsGained():
+        case cev.BonusActionsGained():
             return f"  {n(event.unit)} gains {_plural(event.count, 'bonus action')}"
-        case ev.BonusActionTaken():
+        case cev.BonusActionTaken():
             return f"  {n(event.unit)} spends a bonus action: {event.action}"
-        case ev.BonusActionsLost():
+        case cev.BonusActionsLost():
             return None
-        case ev.DragStarted():
+        case cev.DragStarted():
             return f"  {n(event.unit)} takes hold of {n(event.captive)}"
-        case ev.DragEnded():
+        case cev.DragEnded():
             return f"  {n(event.unit)} lets go of its captive"
-        case ev.CaptiveRemoved():
+        case cev.CaptiveRemoved():
             return f"  {n(event.unit)} takes {n(event.captive)} off the table ({event.xp} XP)"
     return type(event).__name__

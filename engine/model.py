@@ -311,29 +311,9 @@ class ChallengeFrame(Frame, tag="challenge"):
     dnonce: int = -1
 
 
-class D12Frame(Frame, tag="d12"):
-    """A seed 000 roll held open for a Command Token re-roll (the morale module on): a d12 test
-    (``test``: capture | free | escape, against D(``difficulty``), ``needed`` successes) or a
-    captured bogey's escape roll (``test`` "bogey_escape": any die at ``difficulty`` or more).
-    Steps: ``reroll`` (each side in turn, the roller's first, may re-roll if the result went
-    against it) -> ``resolve`` (the test's outcome, as without the window). ``target``: the
-    captured target (capture), the captive freed (free), the enemy holding the escaper."""
-
-    unit: str
-    test: str
-    difficulty: int
-    needed: int = 1
-    target: str = ""
-    step: str = "reroll"
-    nonce: int = -1
-    rolled: tuple[int, ...] = ()
-    asked: tuple[str, ...] = ()
-
-
 # the frames of the modules that keep them in their own folder (engine.rules.bundled.parts)
 _MODULE_FRAMES = tuple(frame for part in parts("frames") for frame in part.FRAMES)
 FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
-                D12Frame,  # capture module (seed 000)
                 ChallengeFrame,  # challenges module (seed 002)
                 *_MODULE_FRAMES)]
 

@@ -20,11 +20,10 @@ A captured bogey does not choose: when it is activated its escape roll is made a
 from __future__ import annotations
 
 from engine import board as geo
-from engine.events import (BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved,
-                           DragEnded, DragStarted, ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged,
-                           ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitCaptured, UnitMoved,
-                           WeaponDrawn)
-from engine.model import D12Frame, Option, State, TaskFrame, Unit, other
+from engine.events import ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged, ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitMoved, WeaponDrawn
+from engine.rules.capture.events import BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved, DragEnded, DragStarted, UnitCaptured
+from engine.model import Option, State, TaskFrame, Unit, other
+from engine.rules.capture.frames import D12Frame
 from engine.rules.capture import conditions as cond
 from engine.rules.capture import dice as d12
 from engine.rules import registry

@@ -26,8 +26,10 @@ from typing import Callable, NamedTuple
 
 import msgspec
 
-from engine.events import BonusActionsGained, D12Tested, ProcedureEnded, ProcedureStarted, ProcedureUpdated
-from engine.model import SIDES, D12Frame, Option, State, Unit, other
+from engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from engine.rules.capture.events import BonusActionsGained, D12Tested
+from engine.model import SIDES, Option, State, Unit, other
+from engine.rules.capture.frames import D12Frame
 from engine.rules import registry
 from engine.rules.context import Context
 

@@ -10,10 +10,8 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
-from engine import events as ev
-
-from engine.model import D12Frame
-from engine.rules.capture import actions, dice
+from engine.rules.capture import actions, dice, events
+from engine.rules.capture.frames import D12Frame
 from engine.rules.registry import Module
 
 MODULE = Module(
@@ -38,5 +36,5 @@ MODULE = Module(
     defaults={"d12_reroll": lambda d: ("keep",)},
     frame_steps={D12Frame: dice.frame_step},
     points=actions.points,
-    events=(ev.D12Tested, ev.UnitCaptured, ev.CaptiveEscaped, ev.CaptiveFreed, ev.BonusActionsGained, ev.BonusActionTaken, ev.BonusActionsLost, ev.DragStarted, ev.DragEnded, ev.CaptiveRemoved),
+    events=events.EVENTS,
 )

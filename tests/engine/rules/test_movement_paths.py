@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import events as ev
+from engine.rules.capture import events as cev
 from engine.rules.morale import events as mev
 
 from tests.engine.rules.morale.conftest import ModulesScenario, MoraleScenario
@@ -29,7 +30,7 @@ UNITS = [("a1", "a", "chief", 1, 1, True), ("a2", "a", "mech", 1, 3), ("b1", "b"
 
 def afraid_with_bonus_actions(modules):
     s = BothScenario(UNITS, modules=modules)
-    s.given(mev.FearTaken(unit="a2"), mev.ActionCounterRemoved(unit="a2"), ev.BonusActionsGained(unit="a2", count=2))
+    s.given(mev.FearTaken(unit="a2"), mev.ActionCounterRemoved(unit="a2"), cev.BonusActionsGained(unit="a2", count=2))
     s.start()
     s.tokens(0, 0)
     s.when("first", "a")
@@ -49,7 +50,7 @@ def test_a_unit_with_a_fear_token_cannot_spend_a_bonus_action_on_a_move(modules)
 @pytest.mark.parametrize("modules", [("morale", "capture"), ("capture", "morale")])
 def test_without_fear_the_same_unit_may_spend_a_bonus_action_on_a_move(modules):
     s = BothScenario(UNITS, modules=modules)
-    s.given(ev.BonusActionsGained(unit="a2", count=1))
+    s.given(cev.BonusActionsGained(unit="a2", count=1))
     s.start()
     s.tokens(0, 0)
     s.when("first", "a")

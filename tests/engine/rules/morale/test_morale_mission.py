@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
 from engine.rules.morale import events as mev
 from engine.errors import MissionError
 from engine.mission import parse_mission
