@@ -9,7 +9,6 @@ import os
 import sys
 from pathlib import Path
 
-import bots.hands  # noqa: F401  (registers the challenges module's determinization sampler)
 from bots.base import Bot
 from bots.greedy import GreedyBot
 from bots.mcts import MctsBot

@@ -10,9 +10,9 @@ returns ``view`` itself, and nothing it returns holds information the view lacks
 add is what it samples with ``rng``.
 
 The core rules (seed 001) hide nothing: in their games a determinization is a copy of the view.
-Modules with hidden information register a *sampler* in ``SAMPLERS``: a function
-``(state, side, rng) -> None`` that fills in, in place on the copy, what the redactions of
-``engine.view.REDACTIONS`` took out of ``side``'s view. For example:
+Modules with hidden information name *samplers* in their ``Module`` (``samplers``): functions
+``(state, side, rng) -> None`` that fill in, in place on the copy, what the module's redactions
+(``Module.redactions``, applied by ``engine.view``) took out of ``side``'s view. For example:
 
 - hands of cards (seed 002): deal the opponent's hand uniformly from the cards not seen
   (the deck minus the cards played and in the side's own hand), keeping its known size;
@@ -20,40 +20,30 @@ Modules with hidden information register a *sampler* in ``SAMPLERS``: a function
   among the profiles it may be, and a hidden unit in a cell consistent with what was seen;
 - private information (who the Lieutenant is): draw it among the candidates still possible.
 
-A sampler that serves one rules module says so in a ``modules`` attribute (a tuple of module
-names) and runs only on states of games that have one of them on; one without it runs on every
-state. ``hidden(state)`` says whether any sampler applies: where none does, the view is the
-whole truth and a search may make one determinization and keep its tree from one decision to
-the next. Samplers run in registration order with the caller's ``rng``, so a search with a
-fixed seed samples the same worlds. A sampler reads only the view copy it is given.
+The samplers that apply are those of the modules the game has on (its rule set,
+``engine.rules.registry.rules_of``). ``hidden(state)`` says whether any applies: where none does,
+the view is the whole truth and a search may make one determinization and keep its tree from one
+decision to the next. Samplers run in the mission's order of the modules with the caller's
+``rng``, so a search with a fixed seed samples the same worlds. A sampler reads only the view
+copy it is given.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Callable
-
 from bots.simulate import clone
 from engine.model import Side, State
-
-# Registered by modules with hidden information; the core rules need none.
-SAMPLERS: list[Callable[[State, Side, random.Random], None]] = []
-
-
-def _applies(sample, state: State) -> bool:
-    modules = getattr(sample, "modules", None)
-    return modules is None or any(m in state.modules for m in modules)
+from engine.rules.registry import rules_of
 
 
 def hidden(state: State) -> bool:
     """True when some sampler applies to this game: its views may hide something."""
-    return any(_applies(sample, state) for sample in SAMPLERS)
+    return bool(rules_of(state).samplers)
 
 
 def determinize(view: State, side: Side, rng: random.Random) -> State:
     """A complete state consistent with ``side``'s ``view``, sampled with ``rng``."""
     state = clone(view)
-    for sample in SAMPLERS:
-        if _applies(sample, state):
-            sample(state, side, rng)
+    for sample in rules_of(state).samplers:
+        sample(state, side, rng)
     return state

@@ -28,9 +28,9 @@ weight in ``WEIGHTS`` (victory points per unit of the term):
   weight is negative: such a unit is pulled towards the fight);
 - ``objective_near``, ``objective_far``: the points of objectives the side does not hold with one
   of its units in Reach of them, or within a move and Reach;
-- ``tokens``: Command Tokens (the morale module); ``pilots``: for each unit able to fight with a
-  pilot, its points times its pilot's Endurance fraction (0 while Unconscious), less half its
-  points with a Fear Token -- a pilot knocked out or frightened is a unit that cannot act.
+- the modules' terms (``Module.bots.terms``), last: the morale module's Command Tokens and its
+  pilots' Endurance and Fear (``engine.rules.morale.bots``) -- a pilot knocked out or frightened
+  is a unit that cannot act.
 
 With the capture module on (seed 000) four more terms count, for the side whose heroes may
 capture (``capture_value``: the chance to pass the capture test times what the capture adds to
@@ -58,11 +58,15 @@ from functools import lru_cache
 
 from engine import board as geo
 from engine.model import SIDES, UNARMED, Board, State, Unit, Weapon, other
+from engine.rules import registry
 from engine.rules.core.flow import points
 from engine.rules.capture import conditions as cap_cond
 from engine.rules.capture import dice as cap_dice
 
 # Victory points per unit of each term (side's sum minus the opponent's); see the docstring.
+# the modules' evaluation terms, in the catalog's order (engine.rules.registry.BotHooks)
+_MODULE_TERMS = registry.CATALOG.all().bots.terms
+
 WEIGHTS: dict[str, float] = {
     "points": 1.0,
     "alive": 0.6,
@@ -81,9 +85,8 @@ WEIGHTS: dict[str, float] = {
     "capture_far": 0.25,
     "exit_near": 0.5,
     "captive_risk": -0.5,
-    # morale module (seed 004); both 0 in games without it
-    "tokens": 0.15,
-    "pilots": 0.4,
+    # the modules' terms (Module.bots.terms; the morale module's: tokens, pilots), 0 in games without them
+    **{name: weight for name, weight, _ in _MODULE_TERMS},
 }
 SCALE = 3.0  # victory points that move the reward from 0.5 to about 0.73
 WIN = 30.0  # a won game, in victory points
@@ -461,12 +464,9 @@ def _sums(state: State) -> dict[str, list[float]]:
             elif foes:
                 ux, uy = u.x, u.y
                 remote += min([max(abs(ux - e.x), abs(uy - e.y)) for e in foes])
-        pilots = 0.0
-        for u in active[s]:
-            if u.endurance_max:
-                pilots += u.points * ((0.0 if u.unconscious else u.endurance / u.endurance_max) - (0.5 if u.fear else 0.0))
         out[s] = [pts[s], alive, stress, avoid, state.momentum[s], threat[s] if bogeys else 0.0,
-                  now, soon, later, remote, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, state.tokens[s], pilots]
+                  now, soon, later, remote, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                  *[term(state, s, active[s]) for _, _, term in _MODULE_TERMS]]
     for o in state.objectives.values():
         for s in SIDES:
             if o.holder == s or not active[s]:

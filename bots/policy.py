@@ -15,12 +15,23 @@ its points, twice when it is taken from the enemy; avoiding an Injury beats suff
 
 from __future__ import annotations
 
+from functools import partial
+
 from bots import evaluate as ev
 from engine import board as geo
 from engine.model import Decision, Option, State, TaskFrame, Unit, other
-from engine.rules.core import tasks
+from engine.rules import registry
+from engine.rules.core import procedure, tasks
 from engine.rules.capture import conditions as cap_cond
 from engine.rules.capture import dice as cap_dice
+
+
+# What the bundled modules give the bots (Module.bots): their options' and decisions' worth.
+_MODULES = registry.CATALOG.all().bots
+
+
+def _priced(fn, state: State, decision: Decision) -> list[float]:
+    return fn(state, decision, ev)
 
 
 def option_scores(state: State, decision: Decision) -> list[float]:
@@ -291,16 +302,8 @@ def _act(state: State, d: Decision) -> list[float]:
             v = 0.01 - minor_cost
         elif k == "prone":
             v = -0.02 - minor_cost
-        # morale module (seed 004): Command Tokens and standing down
-        elif k == "rest":
-            tired = unit.endurance_max - unit.endurance if unit.endurance_max else 0
-            if best_now is None:
-                best_now = ev.best_attack(state, unit)
-            v = 0.1 * tired * unit.points / (unit.endurance_max or 1) - best_now
-        elif k == "boost":
-            v = -TOKEN
-        elif k == "counter":
-            v = 0.6 * ev.best_attack(state, units[o[1]]) - TOKEN
+        elif k in _MODULES.option_values:  # the modules' options (Module.bots)
+            v = _MODULES.option_values[k](state, unit, o, ev)
         else:  # sprint, first_aid (no points either way)
             v = 0.0
         out.append(v)
@@ -379,7 +382,7 @@ def _buy(state: State, d: Decision) -> list[float]:
     if f is None or f.task != "attack":
         return [0.0 if o[1] == 0 else -0.1 * o[1] for o in d.options]
     unit, target = state.units[f.unit], state.units[f.target]
-    spec = tasks.SPECS["attack"](state, f)
+    spec = procedure.SPECS["attack"](state, f)
     tn = tasks.target_number(unit, spec)
     disc = getattr(unit.stats, spec.discipline)
     focus = tasks.has_focus(unit, spec)
@@ -407,7 +410,7 @@ def _aim(state: State, d: Decision) -> list[float]:
     if f is None:
         return [0.0] * len(d.options)
     unit = state.units[f.unit]
-    tn = tasks.target_number(unit, tasks.SPECS[f.task](state, f))
+    tn = tasks.target_number(unit, procedure.SPECS[f.task](state, f))
     return [0.0 if o[0] == "keep" else (0.1 if f.rolled[o[1]] > tn else -0.1) for o in d.options]
 
 
@@ -477,47 +480,6 @@ def _sprint(state: State, d: Decision) -> list[float]:
     return out
 
 
-# -- morale module (seed 004) -------------------------------------------------------------------------
-
-TOKEN = ev.WEIGHTS["tokens"]  # a Command Token, in victory points
-ROLL_STAKES = {"endurance": 0.3, "wake": 0.5, "fear": 0.4, "fear_end": 0.3, "courage": ev.WIN / 3,
-               # the capture module's rolls, re-rollable with the morale module on (issue 12)
-               "capture": 0.5, "free": 0.4, "escape": 0.4, "bogey_escape": 0.4}
-
-
-def _reroll(state: State, d: Decision) -> list[float]:
-    """A Task re-roll is worth a share of the acting unit's best attack (the window is only
-    offered when the roll went against the deciding side)."""
-    f = _task_frame_under(state)
-    stake = 0.5 * ev.best_attack(state, state.units[f.unit]) + 0.1 if f is not None else 0.1
-    return [0.0 if o[0] == "keep" else stake - TOKEN for o in d.options]
-
-
-def _task_frame_under(state: State) -> TaskFrame | None:
-    f = state.stack[-2] if len(state.stack) > 1 else None
-    return f if isinstance(f, TaskFrame) else None
-
-
-def _test_reroll(state: State, d: Decision) -> list[float]:
-    from engine.rules.morale import courage
-
-    f = state.stack[-1] if state.stack else None
-    test = getattr(f, "test", "")
-    if test == "courage" and f.side == d.side and courage.can_ignore(state, d.side):
-        return [0.0 if o[0] == "keep" else -TOKEN for o in d.options]  # a token ignores it for sure
-    stake = ROLL_STAKES.get(test, 0.2)
-    return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
-
-
-def _initiative_reroll(state: State, d: Decision) -> list[float]:
-    """Acting first is worth about a tenth of a victory point (the static policy's "first")."""
-    return [0.0 if o[0] == "keep" else 0.2 - TOKEN for o in d.options]
-
-
-def _courage_failed(state: State, d: Decision) -> list[float]:
-    return [ev.WIN - TOKEN if o[0] == "ignore" else -ev.WIN for o in d.options]
-
-
 _SCORERS = {
     "act": _act,
     "directed": _act,
@@ -532,9 +494,6 @@ _SCORERS = {
     "ready": _ready,
     "recover_stress": _recover_stress,
     "sprint": _sprint,
-    "reroll": _reroll,
-    "test_reroll": _test_reroll,
-    "d12_reroll": _test_reroll,  # a D12Frame's ``test`` names the roll as a MoraleTestFrame's does
-    "initiative_reroll": _initiative_reroll,
-    "courage_failed": _courage_failed,
+    # the modules' decisions (Module.bots.scorers), priced with the bots' evaluation
+    **{kind: partial(_priced, fn) for kind, fn in _MODULES.scorers.items()},
 }

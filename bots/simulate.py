@@ -4,7 +4,7 @@
 (a MessagePack round trip) and returns events the caller must then apply with ``evolve`` --
 so every rule's effect is applied twice. A search that owns its working state needs neither
 the validation (it only ever plays an offered option) nor the clone, so ``step`` runs the very
-same rules (``engine.decide.ANSWERS`` and ``engine.rules.core.flow.advance``) on the state it
+same rules (the game's rule set: ``ctx.rules.answers`` and the core's ``advance``) on the state it
 is given, in place, through the engine's own ``Context``. ``tests/bots/test_bot_simulate.py``
 checks, over random playouts of every bundled mission, that ``step`` reaches exactly the state
 (same hash) that ``decide`` + ``evolve`` reach.
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import msgspec
 
+from bots.policy import best_option
 from engine.codec import clone_state
-from engine.decide import ANSWERS
 from engine.dice.base import Dice
 from engine.events import DiceRolled, OptionChosen
 from engine.model import Option, State
 from engine.rules import registry
 from engine.rules.context import Context
-from engine.rules.core import flow
 
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
 _decoder = msgspec.msgpack.Decoder(State)
@@ -48,8 +47,8 @@ def step(state: State, option: Option, dice: Dice) -> bool:
     p = state.pending
     ctx = Context(state, dice)
     ctx.emit(OptionChosen(decision_id=p.id, side=p.side, option=option))
-    (ANSWERS.get(p.kind) or registry.ANSWERS[p.kind])(ctx, option)
-    flow.advance(ctx)
+    ctx.rules.answers[p.kind](ctx, option)
+    ctx.rules.core.advance(ctx)
     for e in ctx.events:
         if type(e) is DiceRolled:
             return True
@@ -62,15 +61,13 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
                              "recover_stress",
                              "prerogative", "respond", "threshold",  # challenges module (seed 002)
-                             "test_reroll", "reroll", "courage_failed",  # morale module (seed 004)
-                             "d12_reroll"})  # capture module's rolls with the morale module on
+                             "d12_reroll"}  # capture module's rolls with the morale module on
+                            ) | registry.CATALOG.all().bots.procedure_kinds  # the modules' (Module.bots)
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:
     """Play on, with ``bots.policy.best_option``, through the procedure decisions above until
     a decision of another kind (or the end). Returns whether any dice were rolled."""
-    from bots.policy import best_option
-
     rolled = False
     while limit and state.outcome is None:
         p = state.pending

@@ -8,9 +8,17 @@ replaced, worked out with the engine's own rules on the viewer's state.
 
 from __future__ import annotations
 
+from typing import Mapping
+
+from client.render import label
 from client.safe import safe
 from engine import events as ev
-from engine.model import ChallengeFrame, DirectFrame, MoraleTestFrame, ReadyFrame, State, TaskFrame
+from engine.rules.capture import events as cev
+from engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
+from engine.rules import registry
+from engine.rules.challenges import dice as cdice
+from engine.rules.core import procedure, tasks
+from engine.rules.core.tasks import count_successes
 
 
 def _name(state: State, uid: str) -> str:
@@ -41,8 +49,6 @@ def _task_frame(state: State) -> TaskFrame | None:
 
 
 def _d20_count(results, target: int, discipline: int, focus: bool, comp_range: int) -> str:
-    from engine.rules.core.tasks import count_successes
-
     r = count_successes(tuple(results), target, discipline, focus, 0, comp_range)
     comp = _plural(r.complications, "Complication") if r.complications else "no Complication"
     return f"{_successes(r.successes)}, {comp}"
@@ -52,13 +58,11 @@ def task_result(state: State, f: TaskFrame) -> str | None:
     """The outcome of a Task whose dice are final (its frame at step ``resolve``): successes
     (with an ally's assist), the Difficulty, passed or failed, the Momentum, the Complications;
     for an opposed melee, the defender's too."""
-    from engine.rules.core import tasks
-
-    spec_of = tasks.SPECS.get(f.task)
+    spec_of = procedure.SPECS.get(f.task)
     unit = state.units.get(f.unit)
     if spec_of is None or unit is None:
         return None
-    r = tasks.result_of(state, f)
+    r = procedure.result_of(state, f)
     spec = spec_of(state, f)
     assist = f" (with {f.assist} from an assist)" if f.assist and r.successes else ""
     verdict = (f"passed with {r.momentum} Momentum" if r.passed and r.momentum else
@@ -92,8 +96,6 @@ def explain_roll(event: ev.DiceRolled, state: State) -> str:
 
 
 def _explain_roll(e: ev.DiceRolled, state: State) -> str:
-    from engine.rules.core import tasks
-
     purpose, results = e.purpose, tuple(e.results)
     replaced = " (a re-roll)" if e.replaces >= 0 else ""
     head, _, task = purpose.partition(":")
@@ -101,7 +103,7 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         f = _task_frame(state)
         if f is None:
             return ""
-        spec_of = tasks.SPECS.get(f.task)
+        spec_of = procedure.SPECS.get(f.task)
         if spec_of is None:
             return ""
         spec = spec_of(state, f)
@@ -138,18 +140,10 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         return f": {what}{fx} (Challenge Dice: 1 -> 1, 2 -> 2, 3-4 -> 0, 5-6 -> 1 and an Effect)"
     if purpose == "initiative" and results:
         return f": {results[0]} + Team Command Value {e.target} = {results[0] + e.target}{replaced}"
-    if head == "morale" and results:
-        if task == "endurance":
-            ok = any(r >= e.target for r in results)
-            return f": {'passed' if ok else 'failed'} (passes with any die of {e.target} or more){replaced}"
-        if task == "wake":
-            return f": {'wakes' if 6 in results else 'stays unconscious'} (a 6 wakes the pilot){replaced}"
-        total = sum(results)
-        return (f": total {total}, {'passed' if total <= e.target else 'failed'} "
-                f"(passes at or under {e.target}){replaced}")
+    told = _rolls_narration().get(head)  # a module's rolls
+    if told is not None and results:
+        return told(e, task, results, replaced)
     if head in ("challenge", "challenges") and e.sides == 6:
-        from engine.rules.challenges import dice as cdice
-
         n = cdice.successes(results)
         need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
         return f": {_successes(n)} (4, 5 and 6 succeed){need}{replaced}"
@@ -175,8 +169,21 @@ def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
     return f"  {who}rolls {what}{vs}{explain_roll(e, state)} ({e.purpose}, roll #{e.nonce})"
 
 
+def _narration() -> Mapping:
+    """Event or frame type -> the modules' narration of it (``Module.narration``)."""
+    return registry.CATALOG.all().narration
+
+
+def _rolls_narration() -> Mapping:
+    """A roll's purpose (its head, before ":") -> the modules' narration of its dice."""
+    return registry.CATALOG.all().rolls_narration
+
+
 def _describe(event: ev.Event, state: State) -> str | None:
     n = lambda uid: _name(state, uid)  # noqa: E731
+    told = _narration().get(type(event))  # a module's event
+    if told is not None:
+        return told(event, state, n)
     match event:
         case ev.GameCreated():
             return (f"game {event.game_id}: mission {event.mission}, {len(event.units)} units, "
@@ -200,8 +207,6 @@ def _describe(event: ev.Event, state: State) -> str | None:
             tag = " (clock ran out: default)" if event.timeout else ""
             pending = state.pending
             if pending is not None and pending.id == event.decision_id:
-                from client.render import label
-
                 return f"side {event.side} chooses: {label(tuple(event.option), state, pending)}{tag}"
             return f"side {event.side} chooses {' '.join(map(str, event.option))}{tag}"
         case ev.ActivationPassed():
@@ -242,11 +247,9 @@ def _describe(event: ev.Event, state: State) -> str | None:
                 return (f"  {n(f.attacker)} starts {kind}: {f.op.replace('_', ' ')}"
                         + (f" against {against}" if against else "")
                         + (f" (threshold {f.threshold})" if f.threshold else ""))
-            if isinstance(f, MoraleTestFrame):
-                who = n(f.unit) + "'s pilot" if f.unit else f"side {f.side}"
-                how = {"endurance": f"any die of {f.target} or more passes",
-                       "wake": "a 6 wakes the pilot"}.get(f.test, f"a total of {f.target} or under passes")
-                return f"  {who} takes {'an' if f.test[0] in 'aeiou' else 'a'} {f.test.replace('_', ' ')} test ({f.count}d6: {how})"
+            told = _narration().get(type(f))  # a module's frame
+            if told is not None:
+                return told(f, state, n)
             return None  # a re-roll's chance or the initiative: their decisions and dice say it
         case ev.ProcedureUpdated():
             f = event.frame
@@ -340,58 +343,27 @@ def _describe(event: ev.Event, state: State) -> str | None:
             return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
                 f" ({event.reason})" if event.reason else "")
         # -- capture module (seed 000)
-        case ev.D12Tested():
+        case cev.D12Tested():
             groups = " ".join("+".join(map(str, g)) for g in event.groups) or "none"
             return (f"  {n(event.unit)}'s {event.test} test against D({event.difficulty}): groups reaching "
                     f"{event.difficulty}: {groups} = {_successes(event.successes)}, {event.needed} needed: "
                     f"{'passed' if event.passed else 'failed'}")
-        case ev.UnitCaptured():
+        case cev.UnitCaptured():
             return f"  {n(event.by)} captures {n(event.unit)}"
-        case ev.CaptiveEscaped():
+        case cev.CaptiveEscaped():
             return f"  {n(event.unit)} escapes"
-        case ev.CaptiveFreed():
+        case cev.CaptiveFreed():
             return f"  {n(event.by)} frees {n(event.unit)}"
-        case ev.BonusActionsGained():
+        case cev.BonusActionsGained():
             return f"  {n(event.unit)} gains {_plural(event.count, 'bonus action')}"
-        case ev.BonusActionTaken():
+        case cev.BonusActionTaken():
             return f"  {n(event.unit)} spends a bonus action: {event.action}"
-        case ev.BonusActionsLost():
+        case cev.BonusActionsLost():
             return None
-        case ev.DragStarted():
+        case cev.DragStarted():
             return f"  {n(event.unit)} takes hold of {n(event.captive)}"
-        case ev.DragEnded():
+        case cev.DragEnded():
             return f"  {n(event.unit)} lets go of its captive"
-        case ev.CaptiveRemoved():
+        case cev.CaptiveRemoved():
             return f"  {n(event.unit)} takes {n(event.captive)} off the table ({event.xp} XP)"
-        # -- morale module (seed 004)
-        case ev.TokensChanged():
-            return f"  side {event.side} Command Tokens {event.delta:+d} ({event.reason})"
-        case ev.EnduranceChanged():
-            return f"  {n(event.unit)}: {event.delta:+d} Endurance ({event.reason})"
-        case ev.PilotUnconscious():
-            return f"  {n(event.unit)}'s pilot falls unconscious"
-        case ev.PilotWoke():
-            return f"  {n(event.unit)}'s pilot wakes"
-        case ev.FearDue():
-            return f"  {n(event.unit)} must test for Fear of {n(event.enemy)} at the end of the phase"
-        case ev.FearTestsTaken():
-            return None
-        case ev.FearTaken():
-            return f"  {n(event.unit)} takes a Fear Token"
-        case ev.FearRemoved():
-            return f"  {n(event.unit)} loses its Fear Token ({event.reason})"
-        case ev.MoveBoosted():
-            return f"  {n(event.unit)} gets +1 Movement this turn"
-        case ev.MoveBoostsEnded() | ev.RestsEnded():
-            return None
-        case ev.ActionCounterRemoved():
-            return f"  {n(event.unit)}'s action counter is removed"
-        case ev.UnitRested():
-            return f"  {n(event.unit)} stands down to rest"
-        case ev.CommanderLost():
-            return f"  side {event.side} loses its Team Commander"
-        case ev.CourageTestDue():
-            return f"  side {event.side} must test its Courage ({event.lost_units} units out of action)"
-        case ev.CourageFailed():
-            return f"  side {event.side} fails its Courage and retreats"
     return type(event).__name__

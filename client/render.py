@@ -9,10 +9,18 @@ from __future__ import annotations
 
 from client.safe import safe
 from engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
+from engine.rules import registry
+from engine.rules.challenges import dice as cdice
+from engine.rules.core.tasks import dice_cost, is_prepared
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line
 CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponent's successes",
                 "convert": "turn up to {v} failed dice into successes", "fate": "+{v} fate for re-rolls"}
+
+
+# What the bundled modules add to the text views (``Module.render``), all of them: a module's
+# flags, options and decisions only ever show in games that have it on.
+shown = registry.CATALOG.all().render
 
 
 def cell_option(option: Option) -> tuple[int, int] | None:
@@ -97,11 +105,9 @@ def units(state: State, side: str = "") -> str:
         else:
             cond = "ok"
         flags = [f for f, on in (("prone", u.prone), ("guarding", u.guarding), ("readied", u.readied),
-                                 ("exposed", u.exposed), ("acted", u.acted), ("commander", u.commander),
-                                 # morale module (seed 004)
-                                 ("unconscious", u.unconscious), ("fear", u.fear), ("resting", u.resting)) if on]
-        if u.endurance_max:
-            flags.append(f"endurance {u.endurance}/{u.endurance_max}")
+                                 ("exposed", u.exposed), ("acted", u.acted), ("commander", u.commander)) if on]
+        for unit_flags in shown.unit_flags:  # the modules' (Module.render)
+            flags += unit_flags(u)
         flags += [f for f, on in (("captured", u.captured), (f"dragging {u.dragging}", u.dragging),
                                   (f"{u.bonus_actions} bonus actions", u.bonus_actions),
                                   (f"fate {u.fate}", u.fate), ("stealthed", u.stealthed)) if on]
@@ -136,8 +142,8 @@ def status_parts(state: State, side: str = "") -> tuple[str, str]:
         parts.append(f"side {state.to_act} to act" + (" (you)" if state.to_act == side else ""))
     lines = ["  ".join(parts)]
     pools = [f"Momentum: {_pools(state.momentum, side)}", f"Threat: {_pools(state.threat, side)}"]
-    if "morale" in state.modules:
-        pools.append(f"Command Tokens: {_pools(state.tokens, side)}")
+    for module_pools in registry.rules_of(state).render.pools:  # the modules' pools (Module.render)
+        pools += [f"{name}: {_pools(pool, side)}" for name, pool in module_pools(state)]
     if state.action_points:
         pools.append(f"Action Points: {_pools(state.action_points, side)}")
     lines.append("  " + "; ".join(pools))
@@ -183,6 +189,10 @@ def _label(option: Option, state: State, decision: Decision) -> str:
         f = state.facilities.get(fid)
         return f"{fid} ({f.name})" if f else str(fid)
 
+    for module_label in shown.labels:  # the modules' options (Module.render)
+        told = module_label(option, state, decision, uname)
+        if told is not None:
+            return told
     match kind, args:
         case "end", ():
             return "end the turn"
@@ -250,27 +260,6 @@ def _label(option: Option, state: State, decision: Decision) -> str:
             return "roll without bonus dice"
         case "buy", (n, pool):
             return f"buy {n} bonus d20 with {pool}" + _buy_cost(state, decision, n, pool)
-        # morale module (seed 004)
-        case "reroll", (side,) if decision.kind == "initiative_reroll":
-            return f"spend a Command Token: re-roll side {side}'s initiative die" + (" (yours)" if side == decision.side else "")
-        case "reroll", ("task",):
-            return "spend a Command Token: re-roll the task's dice"
-        case "reroll", ("defence",):
-            return "spend a Command Token: re-roll the defender's dice"
-        case "reroll", ():
-            return "spend a Command Token: re-roll the test"
-        case "token", (side,):
-            return f"spend a Command Token: re-roll side {side}'s pool" + (" (yours)" if side == decision.side else "")
-        case "rest", ():
-            return "stand down (no action counter: the pilot recovers Endurance)"
-        case "boost", ():
-            return "spend a Command Token: +1 Movement this turn"
-        case "counter", (uid,):
-            return f"spend a Command Token: remove {uname(uid)}'s action counter"
-        case "retreat", ():
-            return "retreat (the side loses the game)"
-        case "ignore", ():
-            return "spend a Command Token: ignore the failed Courage Test"
         case "reroll", (i,):
             frame = state.stack[-1] if state.stack else None
             rolled = frame.rolled[i] if isinstance(frame, TaskFrame) and i < len(frame.rolled) else "?"
@@ -416,17 +405,13 @@ DECISION_TITLES = {
     "recover_stress": "spend Momentum to regain Stress",
     "prerogative": "challenge: your Defender's Prerogative", "respond": "challenge: respond",
     "threshold": "challenge: against the threshold",
-    "test_reroll": "a test: spend a Command Token to re-roll?", "reroll": "a Command Token re-roll?",
-    "initiative_reroll": "initiative: spend a Command Token to re-roll?",
-    "courage_failed": "Courage failed: retreat or spend a Command Token",
+    **shown.titles,  # the modules' decisions (Module.render)
 }
 
 
 def _buy_cost(state: State, decision: Decision, n: int, pool: str) -> str:
     """What bonus dice cost: 1, 2, 3 for the first, second, third (the first free after Prepare);
     a hero's Threat goes to the other side's pool, an NPC spends its own."""
-    from engine.rules.core.tasks import dice_cost, is_prepared
-
     frame = state.stack[-1] if state.stack else None
     if not isinstance(frame, TaskFrame) or not isinstance(n, int):
         return ""
@@ -460,8 +445,6 @@ def clock_short(move_ms: int, reserve_ms: int, timeouts: int) -> str:
 def procedure(state: State, side: str = "") -> str:
     """The procedure under way, when a decision is part of one: a challenge's two pools (each
     die, the successes, the fate left, who accepted), or a Task's dice while they may change."""
-    from engine.rules.challenges import dice as cdice
-
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, ChallengeFrame) and frame.step == "turn":
         def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:

@@ -14,55 +14,18 @@ Then the rules run forward on a clone of the state until the next decision or th
 
 from __future__ import annotations
 
-from typing import Callable
-
 from engine.codec import clone_state
 from engine.commands import CANCEL_REASONS, Cancel, Choose, Command, Resign, Start
 from engine.dice.base import Dice
 from engine.errors import AlreadyStarted, GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
 from engine.events import Event, GameCancelled, GameStarted, OptionChosen, Resigned
 from engine.model import SIDES, Decision, Option, Outcome, State, other
-from engine.rules.context import Context
-from engine.rules import builtin as _builtin  # noqa: F401  (registers the rules modules)
 from engine.rules import registry
-from engine.rules.core import actions, attack, flow, tasks
-
-# decision kind -> what answering it does (each kind is documented in docs/protocol.md)
-ANSWERS: dict[str, Callable[[Context, Option], None]] = {
-    "first": flow.answer_first,
-    "activate": flow.answer_activate,
-    "act": flow.answer_act,
-    "keep_initiative": flow.answer_keep_initiative,
-    "ready": flow.answer_ready,
-    "directed": actions.answer_directed,
-    "buy_dice": tasks.answer_buy_dice,
-    "aim": tasks.answer_aim,
-    "bystander": attack.answer_bystander,
-    "melee_won": attack.answer_melee_won,
-    "avoid_injury": attack.answer_avoid_injury,
-    "recover_stress": actions.answer_spend,
-    "sprint": actions.answer_spend,
-}
-
-# What the server plays for a seat whose clock runs out (documented in docs/protocol.md).
-DEFAULTS: dict[str, Callable[[Decision], Option]] = {
-    "first": lambda d: ("first", d.side),
-    "act": lambda d: ("end",),
-    "keep_initiative": lambda d: ("pass",),
-    "ready": lambda d: ("hold",),
-    "directed": lambda d: ("none",),
-    "buy_dice": lambda d: ("buy", 0),
-    "aim": lambda d: ("keep",),
-    "bystander": lambda d: ("threat",),
-    "melee_won": lambda d: d.options[0],  # ("damage",), or a counter-blow's ("damage", 0)
-    "avoid_injury": lambda d: ("accept",),
-    "recover_stress": lambda d: d.options[-1],
-    "sprint": lambda d: ("stay",),
-}
+from engine.rules.context import Context
 
 
 def default_option(decision: Decision) -> Option:
-    pick = DEFAULTS.get(decision.kind) or registry.DEFAULTS.get(decision.kind)
+    pick = registry.CATALOG.all().defaults.get(decision.kind)  # decision kinds are unique in the catalog
     return pick(decision) if pick else decision.options[0]
 
 
@@ -72,10 +35,10 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
     if isinstance(command, Start):
         if state.started:
             raise GameError(f"game {state.game_id} has already started")
-        ctx = Context(clone_state(state), dice)
+        ctx = Context(clone_state(state), dice, registry.rules_of(state))
         ctx.emit(GameStarted())
-        registry.call(ctx, "on_game_start")
-        flow.advance(ctx)
+        ctx.rules.call(ctx, "on_game_start")
+        ctx.rules.core.advance(ctx)
         return ctx.events
     if isinstance(command, Resign):
         if command.side not in SIDES:
@@ -84,10 +47,10 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
             raise MalformedCommand(f"resign: the reason is text, not {command.reason!r}")
         if state.outcome is not None:
             raise GameOver(f"game {state.game_id} is over")
-        ctx = Context(clone_state(state), dice)
+        ctx = Context(clone_state(state), dice, registry.rules_of(state))
         ctx.emit(Resigned(side=command.side, reason=command.reason))
         why = f"side {command.side}: {command.reason}" if command.reason else f"side {command.side} resigned"
-        flow.end_game(ctx, Outcome(other(command.side), why))
+        ctx.rules.core.end_game(ctx, Outcome(other(command.side), why))
         return ctx.events
     if isinstance(command, Cancel):
         return _cancel(state, command, dice)
@@ -110,10 +73,10 @@ def _cancel(state: State, command: Cancel, dice: Dice) -> list[Event]:
         raise GameOver(f"game {state.game_id} is over: {state.outcome.reason}")
     if state.started:
         raise AlreadyStarted(f"game {state.game_id} has started: resign instead")
-    ctx = Context(clone_state(state), dice)
+    ctx = Context(clone_state(state), dice, registry.rules_of(state))
     event = GameCancelled(reason=command.reason, seat=command.seat)
     ctx.emit(event)
-    flow.end_game(ctx, Outcome(None, cancel_reason(event)))
+    ctx.rules.core.end_game(ctx, Outcome(None, cancel_reason(event)))
     return ctx.events
 
 
@@ -140,8 +103,8 @@ def _choose(state: State, cmd: Choose, dice: Dice) -> list[Event]:
         raise NotYourDecision(f"decision {pending.id} ({pending.kind}) is side {pending.side}'s, not {cmd.side!r}'s")
     if option not in pending.options:
         raise IllegalOption(f"{list(option)!r} is not an option of decision {pending.id} ({pending.kind})")
-    ctx = Context(clone_state(state), dice)
+    ctx = Context(clone_state(state), dice, registry.rules_of(state))
     ctx.emit(OptionChosen(decision_id=pending.id, side=pending.side, option=option, timeout=bool(cmd.timeout)))
-    (ANSWERS.get(pending.kind) or registry.ANSWERS[pending.kind])(ctx, option)
-    flow.advance(ctx)
+    ctx.rules.answers[pending.kind](ctx, option)
+    ctx.rules.core.advance(ctx)
     return ctx.events

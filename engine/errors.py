@@ -64,3 +64,10 @@ class MissionError(Exception):
     def __init__(self, source: str, field: str, problem: str):
         super().__init__(f"{source}: {field}: {problem}")
         self.source, self.field, self.problem = source, field, problem
+
+
+class RulesClash(Exception):
+    """Two rules modules claim one name (a decision kind, an option kind, a procedure frame, an
+    event), or a module is not what its catalog entry says: found when a game's rule set is built."""
+
+    code = "rules.clash"

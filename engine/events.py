@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Union
 
-import msgspec
-
+from engine.rules.bundled import parts
 from engine.model import Board, CaptureRules, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
-    pass
+from engine.base import Event  # noqa: E402  (the base of every event, the modules' too)
 
 
 # -- the game's frame ------------------------------------------------------------------------
@@ -278,71 +276,6 @@ class UnitDied(Event):
     reason: str
 
 
-# -- capture module (seed 000) ---------------------------------------------------------------
-
-
-class D12Tested(Event):
-    """A seed 000 test: the d12 just rolled (the ``DiceRolled`` before this event, ``nonce``)
-    against D(``difficulty``), grouped into the most disjoint sets whose totals each reach it.
-    ``groups`` are the dice of each set (one success each); ``needed`` successes pass."""
-
-    unit: str
-    test: str  # "capture" | "free" | "escape"
-    nonce: int
-    difficulty: int
-    groups: tuple[tuple[int, ...], ...]
-    successes: int
-    needed: int
-    passed: bool
-
-
-class UnitCaptured(Event):
-    unit: str  # the captive
-    by: str  # the hero who captured it
-
-
-class CaptiveEscaped(Event):
-    unit: str
-
-
-class CaptiveFreed(Event):
-    unit: str  # the captive
-    by: str  # the friend who freed it
-
-
-class BonusActionsGained(Event):
-    unit: str
-    count: int
-
-
-class BonusActionTaken(Event):
-    """One bonus action spent on an extra Minor Action (whose own events follow)."""
-
-    unit: str
-    action: str
-
-
-class BonusActionsLost(Event):
-    """Bonus actions not spent by the end of the round are gone."""
-
-    unit: str
-
-
-class DragStarted(Event):
-    unit: str
-    captive: str
-
-
-class DragEnded(Event):
-    unit: str
-
-
-class CaptiveRemoved(Event):
-    """``unit`` took the captive it drags off the table by the mission's exit."""
-
-    unit: str
-    captive: str
-    xp: int
 # -- challenges module (seed 002) -----------------------------------------------------------
 
 
@@ -414,98 +347,9 @@ class StealthChanged(Event):
     reason: str = ""
 
 
-# -- morale module (seed 004) ----------------------------------------------------------------
-
-
-class TokensChanged(Event):
-    """A side's Command Tokens change: the TCV at the start, spent, or lost with the commander."""
-
-    side: str
-    delta: int
-    reason: str
-
-
-class EnduranceChanged(Event):
-    unit: str
-    delta: int  # -1 for a failed Endurance test, +1 for End Phase recovery
-    reason: str
-
-
-class PilotUnconscious(Event):
-    unit: str
-
-
-class PilotWoke(Event):
-    """An Unconscious pilot rolled a 6: conscious again with one Endurance."""
-
-    unit: str
-
-
-class FearDue(Event):
-    """An enemy two or more Size Classes bigger moved within 10": a Morale Test at the end of the phase."""
-
-    unit: str
-    enemy: str
-
-
-class FearTestsTaken(Event):
-    """The phase ended: the Fear tests due are taken now (each a MoraleTestFrame)."""
-
-
-class FearTaken(Event):
-    """A failed Morale Test for Fear: a Fear Token and an action counter."""
-
-    unit: str
-
-
-class FearRemoved(Event):
-    unit: str
-    reason: str  # "morale test" | "unconscious"
-
-
-class MoveBoosted(Event):
-    """A Command Token adds one to the unit's Movement until the end of the turn."""
-
-    unit: str
-
-
-class MoveBoostsEnded(Event):
-    pass
-
-
-class ActionCounterRemoved(Event):
-    unit: str
-
-
-class UnitRested(Event):
-    """The unit stood down its activation without an action: its action counter is removed and
-    it is not activated again this round (so its pilot recovers in the End Phase)."""
-
-    unit: str
-
-
-class RestsEnded(Event):
-    pass
-
-
-class CommanderLost(Event):
-    """The Team Commander's unit is out of action (its side loses two Command Tokens)."""
-
-    side: str
-
-
-class CourageTestDue(Event):
-    side: str
-    lost_units: int  # the side's units out of action now
-
-
-class CourageFailed(Event):
-    """The side retreats: it loses the game once the End Phase is over."""
-
-    side: str
-
-
-AnyEvent = Union[
+# the events of the modules that keep them in their own folder (engine.rules.bundled.parts)
+_MODULE_EVENTS = tuple(event for part in parts("events") for event in part.EVENTS)
+AnyEvent = Union[(
     GameCreated, ClientSeedAdded, SeatTaken, GameStarted, Resigned, GameEnded, SeedRevealed, Checkpoint,
     GameCancelled,
     DiceRolled, DecisionRequested, OptionChosen,
@@ -515,14 +359,8 @@ AnyEvent = Union[
     ComplicationSuffered, InjurySuffered, UnitDied, WeaponDrawn, ItemPickedUp, ObjectiveSecured,
     GuardTaken, Readied, ReadyTriggered, AssistGiven, AssistUsed, Directed, AdvantageCreated,
     AdvantageUsed, Stabilised, Recovered, StressRegained,
-    # -- capture module (seed 000)
-    D12Tested, UnitCaptured, CaptiveEscaped, CaptiveFreed, BonusActionsGained, BonusActionTaken,
-    BonusActionsLost, DragStarted, DragEnded, CaptiveRemoved,
     # -- challenges module (seed 002)
     SaltDrawn, ActionPointsChanged, CardDrawn, CardPlayed, CardCreated, FateChanged, ChallengeResolved,
     FacilityDamaged, FacilityDestroyed, StealthChanged,
-    # morale module (seed 004)
-    TokensChanged, EnduranceChanged, PilotUnconscious, PilotWoke, FearDue, FearTestsTaken, FearTaken,
-    FearRemoved, MoveBoosted, MoveBoostsEnded, ActionCounterRemoved, CommanderLost, CourageTestDue,
-    CourageFailed, UnitRested, RestsEnded,
-]
+    *_MODULE_EVENTS,
+)]

@@ -17,6 +17,7 @@ from engine import events as ev
 from engine.dice.fair import check_client_seed
 from engine.errors import InvalidEvent
 from engine.model import MOMENTUM_MAX, SIDES, State, Turn
+from engine.rules.bundled import parts
 from engine.versions import CURRENT as CURRENT_RULES
 from engine.versions import level as rules_level
 
@@ -351,77 +352,6 @@ def _unit_died(s: State, e: ev.UnitDied) -> None:
     _unit(s, e.unit).dead = True
 
 
-# -- capture module (seed 000) ---------------------------------------------------------------
-
-
-def _d12_tested(s: State, e: ev.D12Tested) -> None:
-    _unit(s, e.unit)
-    if e.nonce != s.next_nonce - 1:
-        raise InvalidEvent(f"d12 test of {e.unit}: roll {e.nonce} is not the roll just made")
-
-
-def _unit_captured(s: State, e: ev.UnitCaptured) -> None:
-    u, by = _unit(s, e.unit), _unit(s, e.by)
-    if u.captured or u.dead or by.side == u.side:
-        raise InvalidEvent(f"{e.by} cannot capture {e.unit}")
-    u.captured = True
-    if u.kind == "bogey":
-        u.injury = ""  # seed 000: "the bogey loses its down state and becomes captured"
-        u.stabilised = False
-
-
-def _captive_released(u) -> None:
-    if not u.captured:
-        raise InvalidEvent(f"{u.id} is not captured")
-    u.captured = False
-
-
-def _captive_escaped(s: State, e: ev.CaptiveEscaped) -> None:
-    _captive_released(_unit(s, e.unit))
-
-
-def _captive_freed(s: State, e: ev.CaptiveFreed) -> None:
-    _unit(s, e.by)
-    _captive_released(_unit(s, e.unit))
-
-
-def _bonus_actions_gained(s: State, e: ev.BonusActionsGained) -> None:
-    _unit(s, e.unit).bonus_actions += e.count
-
-
-def _bonus_action_taken(s: State, e: ev.BonusActionTaken) -> None:
-    u = _unit(s, e.unit)
-    if u.bonus_actions < 1 or s.turn is None or s.turn.unit != e.unit:
-        raise InvalidEvent(f"{e.unit} has no bonus action to take now")
-    u.bonus_actions -= 1
-
-
-def _bonus_actions_lost(s: State, e: ev.BonusActionsLost) -> None:
-    _unit(s, e.unit).bonus_actions = 0
-
-
-def _drag_started(s: State, e: ev.DragStarted) -> None:
-    u, c = _unit(s, e.unit), _unit(s, e.captive)
-    if not c.captured or u.dragging:
-        raise InvalidEvent(f"{e.unit} cannot drag {e.captive}")
-    u.dragging = c.id
-
-
-def _drag_ended(s: State, e: ev.DragEnded) -> None:
-    u = _unit(s, e.unit)
-    if not u.dragging:
-        raise InvalidEvent(f"{e.unit} drags nobody")
-    u.dragging = ""
-
-
-def _captive_removed(s: State, e: ev.CaptiveRemoved) -> None:
-    u, c = _unit(s, e.unit), _unit(s, e.captive)
-    if u.dragging != c.id or not c.captured:
-        raise InvalidEvent(f"{e.unit} does not drag the captive {e.captive}")
-    u.dragging = ""
-    u.xp += e.xp
-    c.removed = True
-    c.dead = True  # off the table: out of play for every rule (not killed: ``removed`` says so)
 # -- challenges module (seed 002) -----------------------------------------------------------
 
 
@@ -507,104 +437,6 @@ def _stealth_changed(s: State, e: ev.StealthChanged) -> None:
     _unit(s, e.unit).stealthed = e.stealthed
 
 
-# -- morale module (seed 004) --------------------------------------------------------------------
-
-
-def _tokens_changed(s: State, e: ev.TokensChanged) -> None:
-    value = s.tokens[e.side] + e.delta
-    if value < 0:
-        raise InvalidEvent(f"side {e.side} would have {value} Command Tokens")
-    s.tokens[e.side] = value
-
-
-def _endurance_changed(s: State, e: ev.EnduranceChanged) -> None:
-    u = _unit(s, e.unit)
-    value = u.endurance + e.delta
-    if not 0 <= value <= u.endurance_max:
-        raise InvalidEvent(f"{e.unit}'s pilot would have Endurance {value} (0..{u.endurance_max})")
-    u.endurance = value
-
-
-def _pilot_unconscious(s: State, e: ev.PilotUnconscious) -> None:
-    u = _unit(s, e.unit)
-    if u.endurance != 0 or u.unconscious:
-        raise InvalidEvent(f"{e.unit}'s pilot cannot fall unconscious now")
-    u.unconscious = True
-    u.readied = False  # an Unconscious pilot's unit makes no actions, reactions included
-
-
-def _pilot_woke(s: State, e: ev.PilotWoke) -> None:
-    u = _unit(s, e.unit)
-    if not u.unconscious:
-        raise InvalidEvent(f"{e.unit}'s pilot is not unconscious")
-    u.unconscious = False
-    u.endurance = 1
-
-
-def _fear_due(s: State, e: ev.FearDue) -> None:
-    _unit(s, e.unit)
-    if e.unit not in s.fear_due:
-        s.fear_due.append(e.unit)
-
-
-def _fear_tests_taken(s: State, e: ev.FearTestsTaken) -> None:
-    s.fear_due = []
-
-
-def _fear_taken(s: State, e: ev.FearTaken) -> None:
-    u = _unit(s, e.unit)
-    u.fear = True
-    u.acted = True
-
-
-def _fear_removed(s: State, e: ev.FearRemoved) -> None:
-    u = _unit(s, e.unit)
-    if not u.fear:
-        raise InvalidEvent(f"{e.unit} has no Fear Token")
-    u.fear = False
-
-
-def _move_boosted(s: State, e: ev.MoveBoosted) -> None:
-    _unit(s, e.unit).move_bonus += 1
-
-
-def _move_boosts_ended(s: State, e: ev.MoveBoostsEnded) -> None:
-    for u in s.units.values():
-        u.move_bonus = 0
-
-
-def _action_counter_removed(s: State, e: ev.ActionCounterRemoved) -> None:
-    u = _unit(s, e.unit)
-    if not u.acted:
-        raise InvalidEvent(f"{e.unit} has no action counter")
-    u.acted = False
-
-
-def _unit_rested(s: State, e: ev.UnitRested) -> None:
-    u = _unit(s, e.unit)
-    if s.turn is None or s.turn.unit != e.unit or s.turn.minors or s.turn.task:
-        raise InvalidEvent(f"{e.unit} can rest only in its own turn, before any action")
-    u.acted = False
-    u.resting = True
-
-
-def _rests_ended(s: State, e: ev.RestsEnded) -> None:
-    for u in s.units.values():
-        u.resting = False
-
-
-def _commander_lost(s: State, e: ev.CommanderLost) -> None:
-    s.commander_lost[e.side] = True
-
-
-def _courage_test_due(s: State, e: ev.CourageTestDue) -> None:
-    s.courage_lost[e.side] = e.lost_units
-
-
-def _courage_failed(s: State, e: ev.CourageFailed) -> None:
-    s.retreated[e.side] = True
-
-
 _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.ClientSeedAdded: _client_seed_added,
     ev.SeatTaken: _seat_taken,
@@ -650,17 +482,6 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.ComplicationSuffered: _complication_suffered,
     ev.InjurySuffered: _injury_suffered,
     ev.UnitDied: _unit_died,
-    # -- capture module (seed 000)
-    ev.D12Tested: _d12_tested,
-    ev.UnitCaptured: _unit_captured,
-    ev.CaptiveEscaped: _captive_escaped,
-    ev.CaptiveFreed: _captive_freed,
-    ev.BonusActionsGained: _bonus_actions_gained,
-    ev.BonusActionTaken: _bonus_action_taken,
-    ev.BonusActionsLost: _bonus_actions_lost,
-    ev.DragStarted: _drag_started,
-    ev.DragEnded: _drag_ended,
-    ev.CaptiveRemoved: _captive_removed,
     # -- challenges module (seed 002)
     ev.SaltDrawn: _salt_drawn,
     ev.ActionPointsChanged: _action_points_changed,
@@ -672,21 +493,7 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.FacilityDamaged: _facility_damaged,
     ev.FacilityDestroyed: _facility_destroyed,
     ev.StealthChanged: _stealth_changed,
-    # morale module (seed 004)
-    ev.TokensChanged: _tokens_changed,
-    ev.EnduranceChanged: _endurance_changed,
-    ev.PilotUnconscious: _pilot_unconscious,
-    ev.PilotWoke: _pilot_woke,
-    ev.FearDue: _fear_due,
-    ev.FearTestsTaken: _fear_tests_taken,
-    ev.FearTaken: _fear_taken,
-    ev.FearRemoved: _fear_removed,
-    ev.MoveBoosted: _move_boosted,
-    ev.MoveBoostsEnded: _move_boosts_ended,
-    ev.ActionCounterRemoved: _action_counter_removed,
-    ev.CommanderLost: _commander_lost,
-    ev.CourageTestDue: _courage_test_due,
-    ev.CourageFailed: _courage_failed,
-    ev.UnitRested: _unit_rested,
-    ev.RestsEnded: _rests_ended,
 }
+# the handlers of the modules whose events live in their own folder (engine.rules.bundled.parts)
+for _part in parts("evolve"):
+    _HANDLERS.update(_part.HANDLERS)

@@ -19,6 +19,7 @@ from engine.events import GameCreated
 from engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
 from engine.rules.challenges.setup import ChallengesSpec
 from engine.rules.challenges import setup as challenges_setup
+from engine.rules.bundled import parts
 from engine.rules.registry import known_modules
 from engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (engine.versions)
 
@@ -85,7 +86,7 @@ class WeaponSpec(_Strict):
     qualities: list[str] = []
 
 
-class ProfileSpec(_Strict):
+class _ProfileCore(_Strict):
     kind: Literal["hero", "bogey"] = "hero"
     tier: Literal["", "grunt", "elite", "boss"] = ""
     control: int = 8
@@ -114,11 +115,12 @@ class ProfileSpec(_Strict):
     fate: int = 0
     abilities: dict[str, int] = {}
     stealthed: bool = False
-    # -- morale module (seed 004): the pilot and the unit's size; only with modules = ["morale"]
-    endurance: int = 0  # the pilot's Endurance (d6 in an Endurance test)
-    morale: int = 0  # the pilot's Morale (2d6 at or under it passes a Morale Test)
-    size: int = 0  # Size Class
-    command_unit: bool = False  # the "Command Unit" ability
+    # -- the fields of the modules that keep them in their own folder: ``ProfileSpec`` below
+
+
+# A profile: the core's fields, then each bundled module's (``PROFILE`` in its ``mission.py``).
+ProfileSpec = msgspec.defstruct("ProfileSpec", [f for part in parts("mission") for f in part.PROFILE],
+                                bases=(_ProfileCore,), module=__name__, forbid_unknown_fields=True)
 
 
 class UnitSpec(_Strict):
@@ -229,7 +231,8 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     board = _board(spec.board, fail)
     weapons = _weapons(spec, fail)
     _check_profiles(spec, weapons, fail)
-    _check_morale(spec, fail)
+    for part in parts("mission"):  # the modules' profile fields: needed with the module, refused without it
+        part.check(spec, fail)
     units = _units(spec, board, weapons, fail)
     objectives = _objectives(spec, board, fail)
     items = _items(spec, board, weapons, objectives, fail)
@@ -364,33 +367,6 @@ def _check_profiles(spec: MissionSpec, weapons: dict[str, Weapon], fail) -> None
                 fail(f"profiles.{key}.{stat}", f"a seed 000 stat is 1..6 d12, not {value}")
 
 
-# -- morale module (seed 004) ----------------------------------------------------------------------
-
-MORALE_FIELDS = ("endurance", "morale", "size", "command_unit")
-ENDURANCE_MAX = 10
-MORALE_MAX = 12  # 2d6 cannot roll more
-SIZE_MAX = 10
-
-
-def _check_morale(spec: MissionSpec, fail) -> None:
-    """The morale module's profile fields: required with the module, refused without it."""
-    on = "morale" in spec.mission.modules
-    used = {u.profile for u in spec.units}
-    for key, p in spec.profiles.items():
-        if not on:
-            for name in MORALE_FIELDS:
-                if getattr(p, name):
-                    fail(f"profiles.{key}.{name}", 'only the morale module reads it: add "morale" to [mission] modules')
-            continue
-        if key in used and not 1 <= p.endurance <= ENDURANCE_MAX:
-            fail(f"profiles.{key}.endurance", f"with the morale module every unit has a pilot: Endurance is "
-                                              f"1..{ENDURANCE_MAX}, not {p.endurance}")
-        if key in used and not 2 <= p.morale <= MORALE_MAX:
-            fail(f"profiles.{key}.morale", f"a pilot's Morale is 2..{MORALE_MAX} (2d6 at or under it), not {p.morale}")
-        if not 0 <= p.size <= SIZE_MAX:
-            fail(f"profiles.{key}.size", f"a Size Class is 0..{SIZE_MAX}, not {p.size}")
-
-
 def _stowed(p: ProfileSpec) -> tuple[int, ...]:
     """Indices into the unit's weapons of the stowed ones (a repeated key takes the next copy)."""
     taken: list[int] = []
@@ -433,8 +409,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
             stowed=_stowed(p), fate=p.fate, abilities=dict(p.abilities), stealthed=p.stealthed,
             mobility=p.mobility or 0, fight=p.fight or 0, acuity=p.acuity or 0,  # capture module (seed 000)
-            endurance=p.endurance, endurance_max=p.endurance, morale=p.morale, size=p.size,
-            command_unit=p.command_unit,
+            **{k: v for part in parts("mission") for k, v in part.unit_fields(p).items()},
         ))
     for side in SIDES:
         if not any(u.side == side for u in units):

@@ -12,6 +12,8 @@ from typing import Union
 
 import msgspec
 
+from engine.base import Frame
+from engine.rules.bundled import parts
 from engine.versions import CURRENT as CURRENT_RULES
 
 Side = str  # "a" or "b"
@@ -84,7 +86,9 @@ class Item(msgspec.Struct):
     carrier: str = ""  # the unit carrying it, "" while it lies on the board
 
 
-class Unit(msgspec.Struct):
+class _UnitCore(msgspec.Struct):
+    """A unit's fields but those of the modules that keep theirs in their own folder (``Unit``)."""
+
     id: str
     side: Side
     name: str
@@ -126,21 +130,19 @@ class Unit(msgspec.Struct):
     fate: int = 0  # seed 002: a hero's Fate (its defence pool, and the re-rolls it may buy)
     abilities: dict[str, int] = {}  # seed 002 special abilities and their levels, e.g. {"assassin": 7}
     stealthed: bool = False  # seed 002 "stealth status"
-    # -- morale module (seed 004)
-    endurance: int = 0  # the pilot's Endurance now; 0 with endurance_max 0: no pilot
-    endurance_max: int = 0  # the pilot's starting Endurance
-    unconscious: bool = False  # the pilot is Unconscious (Endurance 0)
-    morale: int = 0  # the pilot's Morale value (2d6 at or under it passes)
-    size: int = 0  # Size Class
-    command_unit: bool = False  # the "Command Unit" ability
-    fear: bool = False  # a Fear Token
-    move_bonus: int = 0  # Command Tokens spent on Movement this turn
-    resting: bool = False  # stood down this round without an action: no action counter
+    # -- the fields of the modules that keep them in their own folder: ``Unit`` below
 
     @property
     def incapacitated(self) -> bool:
         return self.dead or self.injury != ""
 
+
+
+
+# A unit: the core's fields, then each bundled module's (``Unit`` in its ``fields.py``), in the
+# order of ``engine.rules.bundled.BUNDLED``: the order of the stored GameCreated's bytes.
+Unit = msgspec.defstruct("Unit", [f for part in parts("fields") for f in part.UNIT], bases=(_UnitCore,),
+                         module=__name__)
 
 # -- capture module (seed 000)
 
@@ -192,12 +194,7 @@ class Turn(msgspec.Struct):
     task: str = ""  # the Task attempted this turn, "" while none
 
 
-# Procedures in progress live on ``State.stack`` as frames: plain data, no closures, so a server
-# restarted mid-procedure resumes from the log alone (DESIGN.md section 2).
-
-
-class Frame(msgspec.Struct, tag_field="frame"):
-    pass
+# Procedures in progress live on ``State.stack`` as frames (``engine.base.Frame``).
 
 
 class TaskFrame(Frame, tag="task"):
@@ -314,74 +311,16 @@ class ChallengeFrame(Frame, tag="challenge"):
     dnonce: int = -1
 
 
-# -- morale module (seed 004)
+# the frames of the modules that keep them in their own folder (engine.rules.bundled.parts)
+_MODULE_FRAMES = tuple(frame for part in parts("frames") for frame in part.FRAMES)
+FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
+                ChallengeFrame,  # challenges module (seed 002)
+                *_MODULE_FRAMES)]
 
 
-class MoraleTestFrame(Frame, tag="morale_test"):
-    """A seed 004 roll in progress: an Endurance test, an Unconscious pilot's wake-up roll, a
-    Morale Test or a Courage Test. Steps: ``roll`` -> ``reroll`` (each side in turn may spend a
-    Command Token) -> ``resolve``."""
+class _StateCore(msgspec.Struct):
+    """The state's fields but those of the modules that keep theirs in their own folder (``State``)."""
 
-    test: str  # endurance | wake | fear | fear_end | courage
-    unit: str  # the unit whose pilot tests ("" for a Courage Test)
-    side: str  # the side taking the test
-    target: int  # Endurance: the test value; Morale / Courage: the value to roll at or under
-    count: int  # dice to roll (d6)
-    step: str = "roll"
-    nonce: int = -1
-    rolled: tuple[int, ...] = ()
-    asked: tuple[str, ...] = ()  # the sides that have had their chance to re-roll
-
-
-class RerollFrame(Frame, tag="reroll"):
-    """A core Task has been rolled: each side in turn may spend a Command Token to re-roll
-    the Task's dice or the defender's (seed 004 "Command Tokens")."""
-
-    task_nonce: int
-    defence_nonce: int = -1  # -1: no Opposed roll
-    rolled: tuple[int, ...] = ()
-    opposed: tuple[int, ...] = ()
-    asked: tuple[str, ...] = ()
-
-
-class InitiativeFrame(Frame, tag="initiative"):
-    """The initiative rolls, open to a Command Token re-roll by the side losing it."""
-
-    a_nonce: int
-    a_die: int
-    a_tcv: int
-    b_nonce: int
-    b_die: int
-    b_tcv: int
-    asked: tuple[str, ...] = ()
-
-
-class D12Frame(Frame, tag="d12"):
-    """A seed 000 roll held open for a Command Token re-roll (the morale module on): a d12 test
-    (``test``: capture | free | escape, against D(``difficulty``), ``needed`` successes) or a
-    captured bogey's escape roll (``test`` "bogey_escape": any die at ``difficulty`` or more).
-    Steps: ``reroll`` (each side in turn, the roller's first, may re-roll if the result went
-    against it) -> ``resolve`` (the test's outcome, as without the window). ``target``: the
-    captured target (capture), the captive freed (free), the enemy holding the escaper."""
-
-    unit: str
-    test: str
-    difficulty: int
-    needed: int = 1
-    target: str = ""
-    step: str = "reroll"
-    nonce: int = -1
-    rolled: tuple[int, ...] = ()
-    asked: tuple[str, ...] = ()
-
-
-FrameT = Union[TaskFrame, ReadyFrame, DirectFrame,
-               D12Frame,  # capture module (seed 000)
-               ChallengeFrame,  # challenges module (seed 002)
-               MoraleTestFrame, RerollFrame, InitiativeFrame]  # morale module (seed 004)
-
-
-class State(msgspec.Struct):
     game_id: str
     mission: str
     board: Board
@@ -421,12 +360,7 @@ class State(msgspec.Struct):
     created: dict[str, list[str]] = {}  # cards each side has created (public)
     action_points: dict[str, int] = {}
     salt: tuple[int, ...] = ()  # hidden: keeps the Checkpoint hashes from revealing the hands
-    # -- morale module (seed 004)
-    tokens: dict[str, int] = msgspec.field(default_factory=lambda: {"a": 0, "b": 0})  # Command Tokens
-    commander_lost: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
-    courage_lost: dict[str, int] = msgspec.field(default_factory=lambda: {"a": -1, "b": -1})  # units lost at the last Courage Test, -1 before the first
-    retreated: dict[str, bool] = msgspec.field(default_factory=lambda: {"a": False, "b": False})
-    fear_due: list[str] = []  # units that must take a Morale Test for Fear at the end of the phase
+    # -- the fields of the modules that keep them in their own folder: ``State`` below
     # -- the rules this game is played under (engine.versions): set from GameCreated.engine_version,
     # left out of the state hash (engine.codec.state_hash)
     rules_version: int = CURRENT_RULES
@@ -436,3 +370,11 @@ class State(msgspec.Struct):
 
     def active_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
+
+
+# The game state: the core's fields, then each bundled module's (``STATE`` in its ``fields.py``).
+# (The rules' version, last of the core's, is left out of the state hash, so where it stands
+# changes no hash.)
+State = msgspec.defstruct("State", [f for part in parts("fields") for f in part.STATE], bases=(_StateCore,),
+                          module=__name__)
+

@@ -9,19 +9,17 @@ What is hidden, and from whom:
 - ``SeedRevealed`` is only ever emitted after the game ends, so it needs no redaction; the
   server seed never exists in any event before then (``GameCreated`` carries its hash).
 - The core rules (seed 001) have no hidden information: every other event is public.
-  Modules with hidden units or hands of cards register their redactions in ``REDACTIONS``.
+  Modules with hidden units or hands of cards name their redactions in their ``Module``
+  (``redactions``): event type -> (event, viewer) -> event or None. An event type's redactions
+  are those of every module of the catalog (``engine.rules.registry``), chained.
 """
 
 from __future__ import annotations
 
-from typing import Callable
-
 from engine.events import Event
+from engine.rules import registry
 
 VIEWERS = ("a", "b", "spectator", "all")
-
-# event type -> function(event, viewer) -> redacted event or None. Registered by rule modules.
-REDACTIONS: dict[type, Callable[[Event, str], Event | None]] = {}
 
 
 def view(event: Event, viewer: str) -> Event | None:
@@ -29,5 +27,5 @@ def view(event: Event, viewer: str) -> Event | None:
         raise ValueError(f"unknown viewer {viewer!r}; one of {', '.join(VIEWERS)}")
     if viewer == "all":
         return event
-    redact = REDACTIONS.get(type(event))
+    redact = registry.CATALOG.all().redactions.get(type(event))
     return redact(event, viewer) if redact else event

@@ -52,3 +52,72 @@ def test_engine_and_protocol_do_no_io():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"engine/protocol pulled in: {out.stdout.strip()}"
+
+
+def _function_level_imports(path: Path) -> list[int]:
+    """Lines of the imports inside a function (or method) of ``path``."""
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found += [n.lineno for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return sorted(set(found))
+
+
+def test_the_engine_imports_nothing_inside_a_function():
+    """An import inside a function hides a cycle or a dependency from the reader (issue 13):
+    the engine's files import at the top, and a cycle is mended by restructuring."""
+    bad = [f"{path.relative_to(ROOT)}:{line}" for path in sorted((ROOT / "engine").rglob("*.py"))
+           for line in _function_level_imports(path)]
+    assert not bad, f"imports inside functions: {bad}"
+
+
+RULES = ROOT / "engine" / "rules"
+
+
+def _module_packages() -> list[str]:
+    from engine.rules.registry import BUNDLED
+
+    return sorted(BUNDLED)
+
+
+def _names_imported(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return names
+
+
+@pytest.mark.parametrize("package", _module_packages())
+def test_a_rules_module_does_not_import_another_module(package):
+    """A module builds on the core (engine.rules.core, the registry, the context) and on the
+    shared engine, never on another module: what two modules share goes through the hooks."""
+    others = [m for m in _module_packages() if m != package]
+    bad = []
+    for path in sorted((RULES / package).rglob("*.py")):
+        for name in _names_imported(path):
+            for other in others:
+                if name == f"engine.rules.{other}" or name.startswith(f"engine.rules.{other}."):
+                    bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, bad
+
+
+def test_importing_the_engine_wires_nothing():
+    """No module registers itself by being imported: the rules, the view and the verifier load
+    without any module's hooks (only the data files the log's union gathers: events, frames,
+    evolve handlers), and a game's rule set loads exactly the modules it names."""
+    code = (
+        "import sys\n"
+        "import engine.decide, engine.view, engine.verify, engine.codec\n"
+        "mods = ('engine.rules.capture.module', 'engine.rules.challenges.module', 'engine.rules.morale.module')\n"
+        "print(','.join(m for m in mods if m in sys.modules))\n"
+        "from engine.rules.registry import rules_for\n"
+        "rules = rules_for(('morale',))\n"
+        "print(','.join(m for m in mods if m in sys.modules), rules.names)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["", "engine.rules.morale.module ('morale',)"], out.stdout

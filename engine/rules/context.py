@@ -3,7 +3,8 @@
 ``decide`` hands the rules a *clone* of the game state wrapped in a ``Context``. Each rule
 emits events through it; ``emit`` applies them with ``evolve`` so the next rule sees their
 effect, and records them as the command's result. Dice are rolled only through ``roll``,
-which records the roll as a ``DiceRolled`` event with its nonce (DESIGN.md section 3).
+which records the roll as a ``DiceRolled`` event with its nonce (DESIGN.md section 3). The
+context carries the game's rule set (``rules``): the modules' hooks and the core's services.
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ from engine.dice.base import Dice
 from engine.events import DecisionRequested, DiceRolled, Event
 from engine.evolve import evolve
 from engine.model import Decision, Option, Side, State
+from engine.rules.registry import RuleSet, rules_of
 
 
 class Context:
-    __slots__ = ("state", "dice", "events")
+    __slots__ = ("state", "dice", "events", "rules")
 
-    def __init__(self, state: State, dice: Dice):
+    def __init__(self, state: State, dice: Dice, rules: RuleSet | None = None):
         self.state = state
         self.dice = dice
+        self.rules = rules_of(state) if rules is None else rules  # the game's rule set (engine.rules.registry)
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:

@@ -1,10 +1,16 @@
 """Rules modules: one per seed beyond the core, each switchable per mission (RULES-BRIEF "Modules").
 
-A module is a package under ``engine/rules/`` that builds one ``Module`` and ``register``s it when
-imported (``engine.rules.builtin`` imports them all). A mission names the modules it wants in
-``[mission] modules``; the names land in ``GameCreated.modules`` and ``State.modules``, and the
-core consults only the modules a game has on, through the hooks below, so a game without a
-module plays exactly as if the module did not exist.
+A module is a package under ``engine/rules/`` whose ``MODULE`` is a ``Module``: plain data, and
+importing the package registers nothing. ``engine.rules.bundled.BUNDLED`` names each bundled
+module's package (adding a module is its folder plus one line there); the core (seed 001, ``engine.rules.core``) is a
+``Module`` too. A mission names the modules it wants in ``[mission] modules``; the names land in
+``GameCreated.modules`` and ``State.modules``. A game's ``RuleSet`` is built once from the core and
+those modules (``rules_for``; ``rules_of(state)``), checked for clashes (two modules claiming one
+decision kind, option kind, frame type or event name raise ``RulesClash``), frozen, and carried
+in the ``Context`` the rules run in (``ctx.rules``); the core consults only the modules a game has
+on, through the hooks below, so a game without a module plays exactly as if the module did not
+exist. What a module needs of the core (end the turn, a unit moved, end the game, the points, the
+Team Command Value, the initiative) it asks through ``ctx.rules.core`` (``CoreServices``).
 
 Hooks (each optional; each runs with the game's working ``Context`` or a read-only state):
 
@@ -61,23 +67,77 @@ which is not damage", so that another module's rolls can be re-rolled with the m
   (``offers``): it has a Command Token to spend.
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
-Events, frames and unit fields of a module live in ``engine.events``, ``engine.model`` and
-``engine.evolve`` in a section named after the module, so the log stays one closed, typed union.
-A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves every field
-added after the first release out while it holds its default (``engine.codec.state_hash``), so a
-game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
+A module is one folder (the morale module today; the capture and challenges modules still keep
+their events, frames and fields in marked sections of ``engine.events``, ``engine.model`` and
+``engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
+``engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
+union; its ``Module`` names its events (for the clash check), its redactions (``engine.view``),
+its narration and text views (``client``), and its bot hooks and determinization samplers
+(``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
+every field added after the first release out while it holds its default (``engine.codec.state_hash``),
+so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from engine.errors import RulesClash
+from engine.rules.bundled import BUNDLED, CORE, _part_of
 from engine.versions import V0_2
 
 if TYPE_CHECKING:
-    from engine.model import Decision, Option, State, Unit
-    from engine.rules.context import Context
+    from engine.model import Decision, Option, Outcome, State, Unit
+
+Context = Any  # engine.rules.context.Context, which imports this file
+
+@dataclass(frozen=True)
+class CoreServices:
+    """What the core does for the modules, reached through ``ctx.rules.core``."""
+
+    advance: Callable[["Context"], None]  # run the game on to the next decision or its end
+    end_turn: Callable[["Context"], None]
+    unit_moved: Callable[["Context", str], None]  # after any move: modules' after_move, Ready
+    end_game: Callable[["Context", "Outcome"], None]
+    points: Callable[["State"], dict]
+    team_command_value: Callable[["State", str], int]
+    roll_initiative: Callable[["Context"], dict]
+    initiative_winner: Callable[[dict], str]
+    initiative_won: Callable[["Context", str], None]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a module adds to the clients' text views (``client.render``)."""
+
+    unit_flags: Callable[["Unit"], list] | None = None  # a unit's flags, e.g. ["fear", "endurance 3/4"]
+    label: Callable | None = None  # (option, state, decision, uname) -> its label, or None if not the module's
+    titles: Mapping[str, str] = field(default_factory=dict)  # decision kind -> what it asks
+    pools: Callable[["State"], list] | None = None  # the game's pools: [(name, {side: n})]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """``Shown`` over the modules of a rule set: the flags, labels and pools of each, in order."""
+
+    unit_flags: tuple[Callable, ...] = ()
+    labels: tuple[Callable, ...] = ()
+    titles: Mapping[str, str] = field(default_factory=dict)
+    pools: tuple[Callable, ...] = ()
+
+
+@dataclass(frozen=True)
+class BotHooks:
+    """What a module gives the bots (``bots.evaluate``, ``bots.policy``, ``bots.simulate``); the
+    functions that price take ``kit``, the bots' evaluation, as their last argument."""
+
+    terms: tuple = ()  # (name, weight, (state, side, active units) -> value): evaluation terms
+    option_values: Mapping[str, Callable] = field(default_factory=dict)  # option kind -> (state, unit, option, kit) -> worth
+    scorers: Mapping[str, Callable] = field(default_factory=dict)  # decision kind -> (state, decision, kit) -> scores
+    procedure_kinds: frozenset[str] = frozenset()  # its decisions inside a procedure (a lookahead settles them)
 
 
 @dataclass(frozen=True)
@@ -111,79 +171,216 @@ class Module:
     can_move: Callable[["State", "Unit"], bool] | None = None
     can_reroll: Callable[["State", str], bool] | None = None
     pay_reroll: Callable[["Context", str, str], None] | None = None
+    # added with issue 13: what the module owns, for the clash check, the view and the bots
+    events: tuple[type, ...] = ()  # the event types it adds to the log's union
+    option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
+    redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (event, viewer) -> event | None
+    samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
+    narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
+    rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
+    render: Shown = field(default_factory=Shown)  # what it adds to the clients' text views
+    bots: BotHooks = field(default_factory=BotHooks)  # what it gives the bots
+    core: CoreServices | None = None  # the core's services (the core module alone has them)
 
 
-MODULES: dict[str, Module] = {}
-# Merged tables of every registered module; decision kinds, acts and frame types are unique.
-ANSWERS: dict[str, Callable] = {}
-DEFAULTS: dict[str, Callable] = {}
-FRAME_STEPS: dict[type, Callable] = {}
-ACTS: dict[str, Callable] = {}
+HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_turn_start", "on_end_phase",
+         "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
+         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll")
 
 
-def register(module: Module) -> Module:
-    if module.name in MODULES:
-        raise ValueError(f"rules module {module.name!r} registered twice")
-    for table, extra in ((ANSWERS, module.answers), (DEFAULTS, module.defaults),
-                         (FRAME_STEPS, module.frame_steps), (ACTS, module.acts)):
-        clash = set(table) & set(extra)
-        if clash:
-            raise ValueError(f"rules module {module.name!r} reuses {sorted(map(str, clash))}")
-        table.update(extra)
-    MODULES[module.name] = module
+def _claim(what: str, owners: dict, names, module: str) -> None:
+    for name in names:
+        if name in owners:
+            raise RulesClash(f"rules modules {owners[name]!r} and {module!r} both claim the {what} {name!r}")
+        owners[name] = module
+
+
+def _chain(first, second):
+    def both(event, viewer):
+        seen = first(event, viewer)
+        return None if seen is None else second(seen, viewer)
+
+    return both
+
+
+class RuleSet:
+    """The rules of one game: the core and the modules it has on, merged once and frozen.
+
+    ``answers``, ``defaults``, ``frame_steps`` and ``acts`` are the merged tables (the core's
+    first); ``hooks[name]`` is the tuple of that hook's functions over the game's modules, in the
+    mission's order; ``core`` the core's services; ``modules`` the modules (not the core)."""
+
+    __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
+                 "redactions", "samplers", "events", "narration", "rolls_narration", "render",
+                 "bots")
+
+    def __init__(self, core: Module, modules: tuple[Module, ...]):
+        if core.core is None:
+            raise RulesClash(f"the core module {core.name!r} has no core services")
+        seen: dict[str, str] = {}
+        _claim("module name", seen, [core.name], core.name)
+        kinds: dict[str, str] = {}
+        options: dict[str, str] = {}
+        frames: dict[str, str] = {}
+        events: dict[str, str] = {}
+        answers, defaults, steps, acts, redactions, narration, rolls = {}, {}, {}, {}, {}, {}, {}
+        for m in (core, *modules):
+            if m is not core:
+                _claim("module name", seen, [m.name], m.name)
+                if m.core is not None:
+                    raise RulesClash(f"rules module {m.name!r} offers core services: only the core does")
+            _claim("decision kind", kinds, [*m.answers], m.name)
+            stray = set(m.defaults) - set(m.answers)
+            if stray:
+                raise RulesClash(f"rules module {m.name!r} has defaults for decision kinds it does not answer: {sorted(stray)}")
+            _claim("option kind", options, [*m.acts, *m.option_kinds], m.name)
+            _claim("procedure frame", frames, [t.__name__ for t in m.frame_steps], m.name)
+            _claim("event", events, [t.__name__ for t in m.events], m.name)
+            _claim("narration of", narration, list(m.narration), m.name)
+            _claim("narration of the rolls", rolls, list(m.rolls_narration), m.name)
+            answers.update(m.answers)
+            defaults.update(m.defaults)
+            steps.update(m.frame_steps)
+            acts.update(m.acts)
+            for etype, redact in m.redactions.items():
+                have = redactions.get(etype)
+                redactions[etype] = redact if have is None else _chain(have, redact)
+        set_ = object.__setattr__
+        set_(self, "names", tuple(m.name for m in modules))
+        set_(self, "modules", tuple(modules))
+        set_(self, "core", core.core)
+        set_(self, "answers", MappingProxyType(answers))
+        set_(self, "defaults", MappingProxyType(defaults))
+        set_(self, "frame_steps", MappingProxyType(steps))
+        set_(self, "acts", MappingProxyType(acts))
+        set_(self, "redactions", MappingProxyType(redactions))
+        set_(self, "events", frozenset(events))
+        shown = [m.render for m in modules]
+        set_(self, "render", Rendered(
+            unit_flags=tuple(s.unit_flags for s in shown if s.unit_flags), labels=tuple(s.label for s in shown if s.label),
+            titles=MappingProxyType({k: t for s in shown for k, t in s.titles.items()}),
+            pools=tuple(s.pools for s in shown if s.pools)))
+        hooks = [m.bots for m in modules]
+        set_(self, "bots", BotHooks(
+            terms=tuple(t for h in hooks for t in h.terms),
+            option_values=MappingProxyType({k: fn for h in hooks for k, fn in h.option_values.items()}),
+            scorers=MappingProxyType({k: fn for h in hooks for k, fn in h.scorers.items()}),
+            procedure_kinds=frozenset(k for h in hooks for k in h.procedure_kinds)))
+        set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
+        set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
+        set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
+        set_(self, "hooks", MappingProxyType(
+            {h: tuple(fn for m in modules if (fn := getattr(m, h)) is not None) for h in HOOKS}))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a RuleSet is frozen: cannot set {name!r}")
+
+    def __repr__(self) -> str:
+        return f"RuleSet({', '.join(self.names) or 'core only'})"
+
+    def call(self, ctx: "Context", hook: str, *args) -> None:
+        """Run an event hook (``on_game_start``, ``after_move``, ``on_hit``, ...) of every module,
+        in the mission's order."""
+        for fn in self.hooks[hook]:
+            fn(ctx, *args)
+
+    def bonus(self, state: "State", hook: str, *args) -> int:
+        """The sum of a number hook (``command_bonus``, ``movement_bonus``, ``attack_difficulty``)
+        over the modules; 0 without any."""
+        total = 0
+        for fn in self.hooks[hook]:
+            total += fn(state, *args)
+        return total
+
+    def allows(self, state: "State", hook: str, *args) -> bool:
+        """A veto hook (``can_act``, ``can_move``): True unless a module says False. The rules of
+        engine 0.1.0 had no vetoes (``engine.versions``)."""
+        if state.rules_version < V0_2:
+            return True
+        return all(fn(state, *args) for fn in self.hooks[hook])
+
+    def offers(self, state: "State", hook: str, *args) -> bool:
+        """An offer hook (``can_reroll``): True if a module says True. The rules of engine 0.1.0
+        offered no re-roll of another module's rolls (``engine.versions``)."""
+        if state.rules_version < V0_2:
+            return False
+        return any(fn(state, *args) for fn in self.hooks[hook])
+
+
+class Catalog:
+    """The modules a game may name: name -> package (its ``MODULE``) or ``Module``, and the core.
+
+    Each ``RuleSet`` is built once per tuple of names, on first use, and kept."""
+
+    def __init__(self, modules: Mapping[str, "str | Module"], core: "str | Module" = CORE):
+        self._entries = dict(modules)
+        self._core = core
+        self._loaded: dict[str, Module] = {}
+        self._built: dict[tuple[str, ...], RuleSet] = {}
+
+    def names(self) -> frozenset[str]:
+        return frozenset(self._entries)
+
+    def with_modules(self, *modules: Module) -> "Catalog":
+        """This catalog plus ``modules`` (tests add a probe module this way)."""
+        return Catalog({**self._entries, **{m.name: m for m in modules}}, self._core)
+
+    def module(self, name: str) -> Module:
+        found = self._loaded.get(name)
+        if found is None:
+            if name not in self._entries:
+                raise KeyError(f"unknown rules module {name!r}; known: {', '.join(sorted(self._entries))}")
+            found = self._loaded[name] = _load(self._entries[name], name)
+        return found
+
+    def rules(self, names: tuple[str, ...] = ()) -> RuleSet:
+        found = self._built.get(names)
+        if found is None:
+            core = self._core if isinstance(self._core, Module) else _load(self._core, "core")
+            found = self._built[tuple(names)] = RuleSet(core, tuple(self.module(n) for n in names))
+        return found
+
+    def all(self) -> RuleSet:
+        """Every module of the catalog at once (what ``engine.view`` redacts, the codec decodes)."""
+        return self.rules(tuple(self._entries))
+
+
+def _load(entry: "str | Module", name: str) -> Module:
+    """A package's ``MODULE`` (in its ``module.py``, else its ``__init__.py``; imported by name,
+    as a plugin, when a game first needs it), or the ``Module`` itself."""
+    if isinstance(entry, Module):
+        return entry
+    module = getattr(importlib.import_module(_part_of(entry, "module") or entry), "MODULE", None)
+    if not isinstance(module, Module) or module.name != name:
+        raise RulesClash(f"{entry}.MODULE is not the Module {name!r}")
     return module
 
 
-def active(state: "State") -> tuple[Module, ...]:
-    """The modules this game has on, in the mission's order."""
-    return tuple(MODULES[name] for name in state.modules)
+CATALOG = Catalog(BUNDLED)
 
 
-def bonus(state: "State", hook: str, *args) -> int:
-    """The sum of a number hook (``command_bonus``, ``movement_bonus``, ``attack_difficulty``)
-    over the modules this game has on; 0 without any."""
-    total = 0
-    for module in active(state):
-        fn = getattr(module, hook)
-        if fn is not None:
-            total += fn(state, *args)
-    return total
+def rules_for(names: tuple[str, ...]) -> RuleSet:
+    """The rule set of a game with these modules on (built once, then kept)."""
+    return CATALOG.rules(names)
 
 
-def allows(state: "State", hook: str, *args) -> bool:
-    """A veto hook (``can_act``, ``can_move``): True unless an active module says False. The
-    rules of engine 0.1.0 had no vetoes (``engine.versions``)."""
-    if state.rules_version < V0_2:
-        return True
-    for module in active(state):
-        fn = getattr(module, hook)
-        if fn is not None and not fn(state, *args):
-            return False
-    return True
-
-
-def offers(state: "State", hook: str, *args) -> bool:
-    """An offer hook (``can_reroll``): True if an active module says True. The rules of engine
-    0.1.0 offered no re-roll of another module's rolls (``engine.versions``)."""
-    if state.rules_version < V0_2:
-        return False
-    for module in active(state):
-        fn = getattr(module, hook)
-        if fn is not None and fn(state, *args):
-            return True
-    return False
-
-
-def call(ctx: "Context", hook: str, *args) -> None:
-    """Run an event hook (``on_game_start``, ``after_move``, ``on_hit``, ...) of every active module,
-    in the mission's order."""
-    for module in active(ctx.state):
-        fn = getattr(module, hook)
-        if fn is not None:
-            fn(ctx, *args)
+def rules_of(state: "State") -> RuleSet:
+    """The rule set of the game ``state`` is a state of."""
+    return CATALOG.rules(state.modules)
 
 
 def known_modules() -> frozenset[str]:
-    import engine.rules.builtin  # noqa: F401  (registers every bundled module)
+    return CATALOG.names()
 
-    return frozenset(MODULES)
+
+# Shorthands of the RuleSet's methods for rules that hold a state rather than a context.
+def bonus(state: "State", hook: str, *args) -> int:
+    return CATALOG.rules(state.modules).bonus(state, hook, *args)
+
+
+def allows(state: "State", hook: str, *args) -> bool:
+    return CATALOG.rules(state.modules).allows(state, hook, *args)
+
+
+def offers(state: "State", hook: str, *args) -> bool:
+    return CATALOG.rules(state.modules).offers(state, hook, *args)

@@ -18,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from engine import events as ev
+from engine.rules.capture import events as cev
 from engine.codec import decode_event
 from engine.verify import LoggedEvent, verify_log
 
@@ -29,15 +30,15 @@ def game_counts(events: list[ev.Event]) -> dict:
     c: dict = {"captures": {"a": 0, "b": 0}, "exits": {"a": 0, "b": 0}, "escapes": {"a": 0, "b": 0},
                "freed": {"a": 0, "b": 0}, "capture_tests": {"a": 0, "b": 0}}
     for e in events:
-        if isinstance(e, ev.UnitCaptured):
+        if isinstance(e, cev.UnitCaptured):
             c["captures"][units[e.by]] += 1
-        elif isinstance(e, ev.CaptiveRemoved):
+        elif isinstance(e, cev.CaptiveRemoved):
             c["exits"][units[e.unit]] += 1
-        elif isinstance(e, ev.CaptiveEscaped):
+        elif isinstance(e, cev.CaptiveEscaped):
             c["escapes"][units[e.unit]] += 1
-        elif isinstance(e, ev.CaptiveFreed):
+        elif isinstance(e, cev.CaptiveFreed):
             c["freed"][units[e.by]] += 1
-        elif isinstance(e, ev.D12Tested) and e.test == "capture":
+        elif isinstance(e, cev.D12Tested) and e.test == "capture":
             c["capture_tests"][units[e.unit]] += 1
     return c
 

@@ -6,6 +6,7 @@ from bots import make_bot
 from bots import evaluate as ev
 from bots.policy import option_scores
 from engine import events as e
+from engine.rules.capture import events as cev
 from engine.evolve import initial_state
 from engine.mission import game_created, parse_mission
 
@@ -43,7 +44,7 @@ def test_a_capture_raises_the_captors_evaluation():
     s = scene()
     before = ev.evaluate(s.state, "a")
     assert ev.terms(s.state)["a"]["capture_near"] > 0  # the chance is already worth something
-    s.given(e.UnitCaptured(unit="b1", by="a1"))
+    s.given(cev.UnitCaptured(unit="b1", by="a1"))
     t = ev.terms(s.state)["a"]
     assert t["points"] == 1 + 2 and t["capture_near"] == 0 and abs(t["captive_risk"] - 3 / 12) < 1e-9  # engaged: a 12
     assert ev.evaluate(s.state, "a") > before

@@ -9,7 +9,7 @@ import pytest
 from bots import STRATEGIES, make_bot
 from bots.greedy import GreedyBot
 from bots.mcts import MctsBot
-from engine.decide import ANSWERS
+from engine.rules.core import ANSWERS
 from server import missions
 from server.match import play_match
 from server.store import MemoryStore

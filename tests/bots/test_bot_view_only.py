@@ -19,7 +19,7 @@ from bots.mcts import MctsBot
 from bots.simulate import encode
 from engine.codec import state_hash
 from engine.events import GameCreated
-from engine.view import REDACTIONS
+from engine.rules import registry
 
 from tests.bots.bot_helpers import SideViews
 
@@ -114,8 +114,8 @@ def guess_a1_name(state, side, rng):
 
 @pytest.fixture
 def secret_name(monkeypatch):
-    """Side a's unit a1 has a secret name that a registered redaction hides from side b, and a
-    determinization sampler that guesses it for side b."""
+    """Side a's unit a1 has a secret name that a module's redaction hides from side b, and the
+    module's determinization sampler guesses it for side b (the mission has the module on)."""
     import server.missions as missions
 
     real = missions.load
@@ -123,13 +123,13 @@ def secret_name(monkeypatch):
     def load(name):
         m = real(name)
         units = tuple(msgspec.structs.replace(u, name=SECRET) if u.id == "a1" else u for u in m.units)
-        return msgspec.structs.replace(m, units=units)
+        return msgspec.structs.replace(m, units=units, modules=(*m.modules, "secret"))
 
     monkeypatch.setattr(missions, "load", load)
-    monkeypatch.setitem(REDACTIONS, GameCreated, hide_a1_name)
-    det.SAMPLERS.append(guess_a1_name)
+    secret = registry.Module(name="secret", seed="test", summary="a1's secret name",
+                             redactions={GameCreated: hide_a1_name}, samplers=(guess_a1_name,))
+    monkeypatch.setattr(registry, "CATALOG", registry.CATALOG.with_modules(secret))
     yield
-    det.SAMPLERS.remove(guess_a1_name)
 
 
 def test_a_hidden_value_never_reaches_the_search_of_the_side_it_is_hidden_from(secret_name, monkeypatch):
@@ -152,7 +152,7 @@ def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_
     """Side b's search starts from b's view, where a's cards are "" (but for cards a created),
     and plays from determinizations whose a-hand and a-deck are a deal of exactly the cards b
     cannot place -- never from a's true hand (which b's view does not hold)."""
-    from bots.hands import unseen
+    from engine.rules.challenges.sampler import unseen
 
     worlds: list[tuple] = []
     real = mcts_module.determinize
@@ -195,9 +195,9 @@ def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_
 def test_the_card_sampler_serves_only_games_with_the_challenges_module_on():
     """A game without hidden information is searched from one copy of the view, and the search
     keeps its tree between decisions, even though a module with hidden hands is registered."""
-    from bots.hands import sample_hands
+    from engine.rules.challenges.sampler import sample_hands
 
-    assert sample_hands in det.SAMPLERS and sample_hands.modules == ("challenges",)
+    assert sample_hands in registry.rules_for(("challenges",)).samplers and not registry.rules_for(()).samplers
     assert det.hidden(SideViews("knives", 1).views["b"])
     sv = SideViews("ridge", 3)
     assert not det.hidden(sv.views["a"])

@@ -1,4 +1,4 @@
-"""``bots.hands``: the determinization sampler of the challenges module (seed 002)."""
+"""``engine.rules.challenges.sampler``: the determinization sampler of the challenges module (seed 002)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bots.hands import sample_hands
+from engine.rules.challenges.sampler import sample_hands
 from bots.simulate import clone
 
 from tests.bots.bot_helpers import SideViews

@@ -1,39 +1,8 @@
 """The capture module (seed 000, *Horizon Wars: Zero Dark* "Rule of the Month - Capture").
 
-Heroes capture down bogeys and stunned or badly wounded enemy characters with d12 tests against
-D(n) (``dice``); captives may be dragged, taken off the table by the mission's exit, freed by
-friends, or escape (``actions``). seed 000's states map onto the core's Stress and Injuries as
-RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
-``[mission] modules = ["capture"]`` and sets it up in ``[capture]`` (docs/missions.md);
-``docs/rules.md`` maps every sentence of the seed to the code here.
+Its ``Module`` is in ``module``, its events, procedure frame and their evolve handlers in
+``events``, ``frames`` and ``evolve``; importing the package does nothing (``engine.rules.registry``
+loads what a game needs). Its unit, state and mission fields, narration, text views and bot terms
+still live in marked sections of the shared files (issue 13 item 1, to move as the morale
+module's did).
 """
-
-from __future__ import annotations
-
-from engine.model import D12Frame
-from engine.rules.capture import actions, dice
-from engine.rules.registry import Module, register
-
-MODULE = register(Module(
-    name="capture",
-    seed="000",
-    summary="capture bogeys and characters, drag them off, free them, escape (d12 tests against D(n))",
-    acts={
-        "capture": actions.act_capture,
-        "free": actions.act_free,
-        "escape": actions.act_escape,
-        "drag": actions.act_drag,
-        "exit": actions.act_exit,
-        "bonus": actions.act_bonus,
-    },
-    turn_options=actions.turn_options,
-    on_turn_start=actions.turn_started,
-    on_end_phase=actions.end_phase,
-    after_move=actions.follow,
-    can_target=actions.can_target,
-    can_move=actions.can_move,
-    answers={"d12_reroll": dice.answer_reroll},
-    defaults={"d12_reroll": lambda d: ("keep",)},
-    frame_steps={D12Frame: dice.frame_step},
-    points=actions.points,
-))

@@ -20,11 +20,10 @@ A captured bogey does not choose: when it is activated its escape roll is made a
 from __future__ import annotations
 
 from engine import board as geo
-from engine.events import (BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved,
-                           DragEnded, DragStarted, ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged,
-                           ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitCaptured, UnitMoved,
-                           WeaponDrawn)
-from engine.model import D12Frame, Option, State, TaskFrame, Unit, other
+from engine.events import ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged, ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitMoved, WeaponDrawn
+from engine.rules.capture.events import BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved, DragEnded, DragStarted, UnitCaptured
+from engine.model import Option, State, TaskFrame, Unit, other
+from engine.rules.capture.frames import D12Frame
 from engine.rules.capture import conditions as cond
 from engine.rules.capture import dice as d12
 from engine.rules import registry
@@ -249,13 +248,11 @@ def _minor(ctx: Context, unit: Unit, action: str) -> None:
 def act_bonus(ctx: Context, unit: Unit, option: Option) -> None:
     """A bonus action: one extra Minor Action, free (RULES-BRIEF "Gaps": "one bonus action = one
     extra Minor Action")."""
-    from engine.rules.core.flow import after_move
-
     kind = option[1]
     ctx.emit(BonusActionTaken(unit=unit.id, action=kind))
     if kind == "move":
         ctx.emit(UnitMoved(unit=unit.id, x=option[2], y=option[3]))
-        after_move(ctx, unit.id)
+        ctx.rules.core.unit_moved(ctx, unit.id)
     elif kind == "stand":
         ctx.emit(ProneChanged(unit=unit.id, prone=False))
     elif kind == "interact":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine import board as geo
 from engine.model import CaptureRules, State, Unit
+from engine.rules.capture.dice import fxm
 from engine.versions import CURRENT, V0_2
 
 DEFAULT_RULES = CaptureRules()
@@ -96,8 +97,6 @@ def capturable(state: State, hero: Unit, target: Unit) -> bool:
 
 def capture_difficulty(target: Unit) -> int:
     """"D(16) for bogeys or D(target's FxM) for an enemy character"."""
-    from engine.rules.capture.dice import fxm
-
     return BOGEY_DIFFICULTY if target.kind == "bogey" else fxm(target)
 
 

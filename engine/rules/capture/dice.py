@@ -26,8 +26,10 @@ from typing import Callable, NamedTuple
 
 import msgspec
 
-from engine.events import BonusActionsGained, D12Tested, ProcedureEnded, ProcedureStarted, ProcedureUpdated
-from engine.model import SIDES, D12Frame, Option, State, Unit, other
+from engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from engine.rules.capture.events import BonusActionsGained, D12Tested
+from engine.model import SIDES, Option, State, Unit, other
+from engine.rules.capture.frames import D12Frame
 from engine.rules import registry
 from engine.rules.context import Context
 
@@ -190,7 +192,7 @@ def answer_reroll(ctx: Context, option: Option) -> None:
     f: D12Frame = ctx.state.stack[-1]
     side = ctx.events[-1].side  # the OptionChosen just emitted
     if option[0] == "reroll":
-        registry.call(ctx, "pay_reroll", side, f"re-roll capture:{f.test}")
+        ctx.rules.call(ctx, "pay_reroll", side, f"re-roll capture:{f.test}")
         nonce = ctx.state.next_nonce
         rolled = ctx.roll(12, len(f.rolled), f"capture:{f.test}", unit=f.unit, target=f.difficulty, replaces=f.nonce)
         f = msgspec.structs.replace(f, rolled=rolled, nonce=nonce, asked=f.asked + (side,))

@@ -202,7 +202,7 @@ def _spend_fate(ctx: Context, f: ChallengeFrame, side: str) -> ChallengeFrame:
 def _spend_token(ctx: Context, f: ChallengeFrame, side: str, whose: str) -> ChallengeFrame:
     """A Command Token re-rolls ``whose`` pool, every die of it as one roll (seed 004: "Rolling
     several dice at once ... is classed as one roll")."""
-    registry.call(ctx, "pay_reroll", side, f"re-roll challenge:{f.op}")
+    ctx.rules.call(ctx, "pay_reroll", side, f"re-roll challenge:{f.op}")
     pool, _ = _own(f, whose)
     nonce = ctx.state.next_nonce
     faces = ctx.roll(dice.SIDES, len(pool), "challenge:token", unit=side_unit(f, whose) or f.target,

@@ -14,7 +14,7 @@ from engine.events import (AdvantageCreated, AssistGiven, Directed, GuardTaken, 
 from engine.model import DirectFrame, Option, State, TaskFrame, Unit
 from engine.rules import registry
 from engine.rules.context import Context
-from engine.rules.core import attack, tasks
+from engine.rules.core import attack
 from engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
 
 # -- Minor Actions ---------------------------------------------------------------------------------
@@ -71,8 +71,6 @@ MINOR_NAMES = {"aim": "aim", "draw": "draw", "pickup": "draw", "interact": "inte
 
 
 def take_minor(ctx: Context, unit: Unit, option: Option) -> None:
-    from engine.rules.core.flow import after_move
-
     kind = option[0]
     cost = minor_cost(ctx.state)
     if cost:
@@ -90,7 +88,7 @@ def take_minor(ctx: Context, unit: Unit, option: Option) -> None:
         ctx.emit(ProneChanged(unit=unit.id, prone=False))
     elif kind == "move":
         ctx.emit(UnitMoved(unit=unit.id, x=option[1], y=option[2]))
-        after_move(ctx, unit.id)
+        ctx.rules.core.unit_moved(ctx, unit.id)
     # aim and prepare only mark the turn: they change how this turn's Task is rolled
 
 
@@ -252,8 +250,6 @@ def _spend_sprint(ctx: Context, f: TaskFrame) -> None:
 
 def answer_spend(ctx: Context, option: Option) -> None:
     """The Momentum spending after Recover (Stress) or Sprint (distance)."""
-    from engine.rules.core.flow import after_move
-
     s = ctx.state
     f = s.stack[-1]
     unit = s.units[f.unit]
@@ -268,7 +264,7 @@ def answer_spend(ctx: Context, option: Option) -> None:
         if extra:
             ctx.emit(PoolChanged(side=unit.side, pool="momentum", delta=-extra, reason="sprint"))
         ctx.emit(UnitMoved(unit=unit.id, x=option[1], y=option[2]))
-        after_move(ctx, unit.id)
+        ctx.rules.core.unit_moved(ctx, unit.id)
 
 
 def _resolve_first_aid(ctx: Context, f: TaskFrame, r: TaskResult) -> None:
@@ -301,11 +297,10 @@ def _spend(ctx: Context, f: TaskFrame) -> None:
     (_spend_recover if f.task == "recover" else _spend_sprint)(ctx, f)
 
 
-for _task in SPECS:
-    tasks.SPECS[_task] = _spec(_task)
-tasks.SPECS["other"] = _other_spec
-tasks.RESOLVE.update({
+# What the Task procedure (engine.rules.core.procedure) looks up for the Tasks defined here.
+SPECS_OF = {**{_task: _spec(_task) for _task in SPECS}, "other": _other_spec}
+RESOLVE = {
     "recover": _resolve_recover, "sprint": _resolve_sprint, "first_aid": _resolve_first_aid,
     "create_advantage": _resolve_create_advantage, "other": _resolve_other,
-})
-tasks.STEPS["spend"] = _spend
+}
+STEPS = {"spend": _spend}

@@ -67,7 +67,7 @@ def attack_options(state: State, unit: Unit, only: Unit | None = None, verb: str
     lethal_choices = lethal_options(state, unit)
     opts: list[Option] = []
     targets = [only] if only is not None else state.units.values()
-    vetoes = [m.can_target for m in registry.active(state) if m.can_target] if state.modules else ()
+    vetoes = registry.rules_of(state).hooks["can_target"] if state.modules else ()
     for target in targets:
         if target.side == unit.side or target.dead:
             continue
@@ -252,14 +252,12 @@ def _strike(ctx: Context, f: TaskFrame, option: Option) -> None:
 
 
 def answer_melee_won(ctx: Context, option: Option) -> None:
-    from engine.rules.core.flow import after_move
-
     f = ctx.state.stack[-1]
     if option[0] == "fend":
         # "can immediately leave their enemy's Reach instead of inflicting damage"
         ctx.emit(ProcedureEnded())
         ctx.emit(UnitMoved(unit=f.winner, x=option[1], y=option[2]))
-        after_move(ctx, f.winner)
+        ctx.rules.core.unit_moved(ctx, f.winner)
     else:
         _strike(ctx, f, option)
 
@@ -283,7 +281,7 @@ def _damage(ctx: Context, f: TaskFrame) -> None:
     # step 7
     if damage == 0:
         ctx.emit(ProcedureEnded())
-        registry.call(ctx, "on_hit", victim, 0)
+        ctx.rules.call(ctx, "on_hit", victim, 0)
         return
     before = victim.stress
     ctx.emit(StressLost(unit=victim.id, amount=damage))
@@ -292,7 +290,7 @@ def _damage(ctx: Context, f: TaskFrame) -> None:
         update(ctx, f, step="injury", injuries=injuries)
     else:
         ctx.emit(ProcedureEnded())
-    registry.call(ctx, "on_hit", victim, damage)
+    ctx.rules.call(ctx, "on_hit", victim, damage)
 
 
 def avoid_options(state: State, unit: Unit) -> list[Option]:
@@ -359,7 +357,5 @@ def _next_injury(ctx: Context, f: TaskFrame) -> None:
         ctx.emit(ProcedureEnded())
 
 
-tasks.SPECS["attack"] = spec
-tasks.OPPOSED["attack"] = defence
-tasks.RESOLVE["attack"] = resolve
-tasks.STEPS.update({"bystander": _bystander, "outcome": _outcome, "damage": _damage, "injury": _injury})
+# The attack's own steps, after it is resolved (engine.rules.core.procedure looks them up).
+STEPS = {"bystander": _bystander, "outcome": _outcome, "damage": _damage, "injury": _injury}

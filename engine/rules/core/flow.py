@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Callable
 
 from engine import board as geo
+from engine.codec import state_hash
 from engine.events import (ActivationPassed, Checkpoint, GameEnded, InitiativeWon, PoolChanged,
                            ProcedureEnded, ProcedureStarted, ReadyTriggered, RoundEnded, RoundStarted,
                            TaskAttempted, TurnEnded, TurnStarted, UnitDied)
 from engine.model import SIDES, DirectFrame, Option, Outcome, ReadyFrame, State, TaskFrame, Unit, other
 from engine.rules import registry
 from engine.rules.context import Context
-from engine.rules.core import actions, attack, tasks
+from engine.rules.core import actions, attack, procedure
 
 KEEP_INITIATIVE_COST = 2  # seed 001: "the Player may spend two Momentum"
 
@@ -33,7 +34,7 @@ def _ready_step(ctx: Context, f: ReadyFrame) -> None:
         ctx.ask(side, "ready", [("hold",)] + opts, unit=f.mover)
 
 
-FRAME_STEPS: dict[type, Callable] = {TaskFrame: tasks.step, ReadyFrame: _ready_step, DirectFrame: actions.direct_step}
+FRAME_STEPS: dict[type, Callable] = {TaskFrame: procedure.step, ReadyFrame: _ready_step, DirectFrame: actions.direct_step}
 
 
 def advance(ctx: Context) -> None:
@@ -41,7 +42,7 @@ def advance(ctx: Context) -> None:
     while s.pending is None and s.outcome is None and s.started:
         if s.stack:
             top = s.stack[-1]
-            (FRAME_STEPS.get(type(top)) or registry.FRAME_STEPS[type(top)])(ctx, top)
+            ctx.rules.frame_steps[type(top)](ctx, top)
         elif _idle(ctx) or _check_sides(ctx):
             pass
         elif s.turn is not None:
@@ -60,7 +61,7 @@ def _idle(ctx: Context) -> bool:
     if not ctx.state.modules:
         return False
     before = len(ctx.events)
-    registry.call(ctx, "on_idle")
+    ctx.rules.call(ctx, "on_idle")
     return len(ctx.events) != before
 
 
@@ -76,10 +77,10 @@ def _start_round(ctx: Context) -> None:
     s = ctx.state
     ctx.emit(RoundStarted(round=s.round + 1))
     rolls = roll_initiative(ctx)
-    for module in registry.active(s):
+    for held in ctx.rules.hooks["on_initiative_rolled"]:
         # a module may hold the initiative open (the morale module's token re-rolls); it then
         # calls initiative_won itself once it is settled
-        if module.on_initiative_rolled and module.on_initiative_rolled(ctx, rolls):
+        if held(ctx, rolls):
             return
     initiative_won(ctx, initiative_winner(rolls))
 
@@ -106,7 +107,7 @@ def initiative_winner(rolls: dict[str, tuple[int, int, int]]) -> str:
 
 def initiative_won(ctx: Context, winner: str) -> None:
     ctx.emit(InitiativeWon(side=winner))
-    registry.call(ctx, "on_round_start")
+    ctx.rules.call(ctx, "on_round_start")
     ctx.ask(winner, "first", [("first", winner), ("first", other(winner))])
 
 
@@ -116,9 +117,8 @@ def answer_first(ctx: Context, option: Option) -> None:
 
 def ready_units(state: State, side: str) -> list[Unit]:
     units = [u for u in state.units.values() if u.side == side and not u.acted and not u.incapacitated]
-    for module in registry.active(state):
-        if module.can_activate:
-            units = [u for u in units if module.can_activate(state, u)]
+    for can_activate in registry.rules_of(state).hooks["can_activate"]:
+        units = [u for u in units if can_activate(state, u)]
     return units
 
 
@@ -137,21 +137,19 @@ def _next_activation(ctx: Context) -> None:
 
 def answer_activate(ctx: Context, option: Option) -> None:
     ctx.emit(TurnStarted(unit=option[1]))
-    for module in registry.active(ctx.state):
-        if module.on_turn_start and ctx.state.turn is not None:
-            module.on_turn_start(ctx, ctx.state.units[option[1]])
+    for on_turn_start in ctx.rules.hooks["on_turn_start"]:
+        if ctx.state.turn is not None:
+            on_turn_start(ctx, ctx.state.units[option[1]])
 
 
 def _end_phase(ctx: Context) -> None:
-    registry.call(ctx, "on_end_phase")
+    ctx.rules.call(ctx, "on_end_phase")
     s = ctx.state
     ctx.emit(Checkpoint(state_hash=_hash(s)))
     ctx.emit(RoundEnded(round=s.round))
 
 
 def _hash(state: State) -> str:
-    from engine.codec import state_hash
-
     return state_hash(state)
 
 
@@ -164,9 +162,8 @@ def turn_options(state: State, unit: Unit) -> list[Option]:
     opts += actions.minor_options(state, unit)
     if not state.turn.task:
         opts += actions.task_options(state, unit)
-    for module in registry.active(state):
-        if module.turn_options:
-            opts = module.turn_options(state, unit, opts)
+    for module_options in registry.rules_of(state).hooks["turn_options"]:
+        opts = module_options(state, unit, opts)
     return opts
 
 
@@ -191,8 +188,8 @@ def answer_act(ctx: Context, option: Option) -> None:
         end_turn(ctx)
     elif kind in actions.MINOR_NAMES:
         actions.take_minor(ctx, unit, option)
-    elif kind in registry.ACTS:
-        registry.ACTS[kind](ctx, unit, option)
+    elif kind in ctx.rules.acts:
+        ctx.rules.acts[kind](ctx, unit, option)
     else:
         ctx.emit(TaskAttempted(unit=unit.id, task=kind))
         actions.start_task(ctx, unit, option)
@@ -239,7 +236,7 @@ def ready_options(state: State, mover_id: str) -> list[Option]:
 def after_move(ctx: Context, mover_id: str) -> None:
     """Ready: "waiting for a specific situation or event to occur before attempting a Task".
     The situation (house rule) is an enemy moving where the readied unit can attack it."""
-    registry.call(ctx, "after_move", mover_id)
+    ctx.rules.call(ctx, "after_move", mover_id)
     if ready_options(ctx.state, mover_id):
         ctx.emit(ProcedureStarted(frame=ReadyFrame(mover=mover_id)))
 
@@ -281,10 +278,9 @@ def points(state: State) -> dict[str, int]:
     for o in state.objectives.values():
         if o.holder:
             pts[o.holder] += o.points
-    for module in registry.active(state):
-        if module.points:
-            for side, extra in module.points(state).items():
-                pts[side] += extra
+    for module_points in registry.rules_of(state).hooks["points"]:
+        for side, extra in module_points(state).items():
+            pts[side] += extra
     return pts
 
 

@@ -18,7 +18,8 @@ A unit's VP are its victory points (``Unit.points``); a unit is lost when it is 
 from __future__ import annotations
 
 from engine import board as geo
-from engine.events import CourageFailed, CourageTestDue, UnitMoved
+from engine.events import UnitMoved
+from engine.rules.morale.events import CourageFailed, CourageTestDue
 from engine.model import SIDES, Option, Outcome, State, other
 from engine.rules import registry
 from engine.rules.context import Context
@@ -55,10 +56,8 @@ def due(state: State, side: str) -> bool:
 
 
 def courage_value(state: State, side: str) -> int:
-    from engine.rules.core.flow import team_command_value
-
     total, lost = vp(state, side)
-    return team_command_value(state, side) + COURAGE_BASE + (PAST_HALF if 2 * lost > total else 0)
+    return registry.rules_of(state).core.team_command_value(state, side) + COURAGE_BASE + (PAST_HALF if 2 * lost > total else 0)
 
 
 def automatic_failure(state: State, side: str) -> bool:
@@ -79,6 +78,14 @@ def can_ignore(state: State, side: str) -> bool:
     """"To ignore a failed Courage Test only if the team has not lost more than 50% of its units.\""""
     units = state.side_units(side)
     return tokens.can_pay(state, side) and 2 * lost_units(state, side) <= len(units)
+
+
+def _tested(ctx: Context, f, ok: bool) -> None:
+    if not ok:
+        failed(ctx, f.side)
+
+
+RESOLVE = {"courage": _tested}  # what a Courage Test's result does (engine.rules.morale.rolls.test_step)
 
 
 def failed(ctx: Context, side: str) -> None:
@@ -119,9 +126,8 @@ def retreat(ctx: Context, side: str) -> None:
 
 
 def end_if_retreated(ctx: Context) -> None:
-    from engine.rules.core.flow import end_game, points
-
     s = ctx.state
+    end_game, points = ctx.rules.core.end_game, ctx.rules.core.points
     if s.outcome is not None or not any(s.retreated.values()):
         return
     if all(s.retreated.values()):

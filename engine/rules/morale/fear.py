@@ -11,7 +11,7 @@ are taken as soon as that activation is over.
 from __future__ import annotations
 
 from engine import board as geo
-from engine.events import FearDue, FearTestsTaken
+from engine.rules.morale.events import FearDue, FearTestsTaken
 from engine.model import State, Unit
 from engine.rules.context import Context
 from engine.rules.morale import rolls

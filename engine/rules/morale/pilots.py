@@ -9,7 +9,7 @@ out.
 
 from __future__ import annotations
 
-from engine.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
+from engine.rules.morale.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
 from engine.model import Option, State, Unit
 from engine.rules.context import Context
 from engine.rules.morale import rolls
@@ -67,10 +67,8 @@ def rest_options(state: State, unit: Unit) -> list[Option]:
 
 
 def act_rest(ctx: Context, unit: Unit, option: Option) -> None:
-    from engine.rules.core.flow import end_turn
-
     ctx.emit(UnitRested(unit=unit.id))
-    end_turn(ctx)
+    ctx.rules.core.end_turn(ctx)
 
 
 def attack_difficulty(state: State, attacker: Unit, target: Unit) -> int:

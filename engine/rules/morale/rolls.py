@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.events import (EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke,
-                           ProcedureEnded, ProcedureStarted, ProcedureUpdated)
-from engine.model import SIDES, InitiativeFrame, MoraleTestFrame, Option, RerollFrame, State, TaskFrame, other
+from engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from engine.rules.morale.events import EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke
+from engine.model import SIDES, Option, State, TaskFrame, other
+from engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
 from engine.rules.context import Context
-from engine.rules.core import tasks
+from engine.rules.core import procedure, tasks
 from engine.rules.morale import tokens
 
 
@@ -54,7 +55,9 @@ def _wants(f: MoraleTestFrame, side: str) -> bool:
     return f.count > 0 and passed(f) == (side != f.side)
 
 
-def test_step(ctx: Context, f: MoraleTestFrame) -> None:
+def test_step(ctx: Context, f: MoraleTestFrame, resolve: dict | None = None) -> None:
+    """A Morale Test's steps; ``resolve``: test -> what its result does (``RESOLVE`` and those of
+    the files that start tests of their own, joined by the module)."""
     s = ctx.state
     if f.step == "roll":
         rolled = ctx.roll(6, f.count, f"morale:{f.test}", unit=f.unit or f.side, target=f.target) if f.count else ()
@@ -67,7 +70,7 @@ def test_step(ctx: Context, f: MoraleTestFrame) -> None:
         _update(ctx, f, step="resolve")
     else:
         ctx.emit(ProcedureEnded())
-        RESOLVE[f.test](ctx, f, passed(f))
+        (resolve or RESOLVE)[f.test](ctx, f, passed(f))
 
 
 def answer_test_reroll(ctx: Context, option: Option) -> None:
@@ -124,14 +127,7 @@ def _fear_end(ctx: Context, f: MoraleTestFrame, ok: bool) -> None:
         ctx.emit(FearRemoved(unit=f.unit, reason="morale test"))
 
 
-def _courage(ctx: Context, f: MoraleTestFrame, ok: bool) -> None:
-    from engine.rules.morale import courage
-
-    if not ok:
-        courage.failed(ctx, f.side)
-
-
-RESOLVE = {"endurance": _endurance, "wake": _wake, "fear": _fear, "fear_end": _fear_end, "courage": _courage}
+RESOLVE = {"endurance": _endurance, "wake": _wake, "fear": _fear, "fear_end": _fear_end}  # and "courage" (engine.rules.morale.courage.RESOLVE)
 
 
 # -- re-rolling a core Task ------------------------------------------------------------------------
@@ -140,10 +136,10 @@ RESOLVE = {"endurance": _endurance, "wake": _wake, "fear": _fear, "fear_end": _f
 def _task_results(state: State, task: TaskFrame, rolled, opposed) -> tuple[bool, bool | None]:
     """(the Task passes, the Opposed defender passes or None) with these dice."""
     t = msgspec.structs.replace(task, rolled=rolled, opposed=opposed)
-    mine = tasks.result_of(state, t).passed
+    mine = procedure.result_of(state, t).passed
     theirs = None
     if opposed:
-        defender, dspec = tasks.OPPOSED[task.task](state, task)
+        defender, dspec = procedure.OPPOSED[task.task](state, task)
         theirs = tasks.count_successes(opposed, tasks.target_number(defender, dspec),
                                        getattr(defender.stats, dspec.discipline), False, dspec.difficulty).passed
     return mine, theirs
@@ -200,11 +196,11 @@ def answer_reroll(ctx: Context, option: Option) -> None:
     nonce = s.next_nonce
     if option[1] == "task":
         unit = s.units[task.unit]
-        tn = tasks.target_number(unit, tasks.SPECS[task.task](s, task))
+        tn = tasks.target_number(unit, procedure.SPECS[task.task](s, task))
         rolled = ctx.roll(20, len(f.rolled), f"reroll:{task.task}", unit=unit.id, target=tn, replaces=f.task_nonce)
         _update(ctx, f, rolled=rolled, task_nonce=nonce, asked=f.asked + (side,))
     else:
-        defender, dspec = tasks.OPPOSED[task.task](s, task)
+        defender, dspec = procedure.OPPOSED[task.task](s, task)
         opposed = ctx.roll(20, len(f.opposed), f"reroll:defence:{task.task}", unit=defender.id,
                            target=tasks.target_number(defender, dspec), replaces=f.defence_nonce)
         _update(ctx, f, opposed=opposed, defence_nonce=nonce, asked=f.asked + (side,))
@@ -217,10 +213,8 @@ def _rolls(f) -> dict[str, tuple[int, int, int]]:
     return {"a": (f.a_nonce, f.a_die, f.a_tcv), "b": (f.b_nonce, f.b_die, f.b_tcv)}
 
 
-def _loser(f) -> str:
-    from engine.rules.core.flow import initiative_winner
-
-    winner = initiative_winner(_rolls(f))
+def _loser(ctx: Context, f) -> str:
+    winner = ctx.rules.core.initiative_winner(_rolls(f))
     return other(winner) if winner else ""
 
 
@@ -229,22 +223,21 @@ def on_initiative_rolled(ctx: Context, rolls: dict) -> bool:
     its own d10 or the winner's (each side once per round)."""
     (an, ad, at), (bn, bd, bt) = rolls["a"], rolls["b"]
     f = InitiativeFrame(a_nonce=an, a_die=ad, a_tcv=at, b_nonce=bn, b_die=bd, b_tcv=bt)
-    if not tokens.can_pay(ctx.state, _loser(f)):
+    if not tokens.can_pay(ctx.state, _loser(ctx, f)):
         return False
     ctx.emit(ProcedureStarted(frame=f))
     return True
 
 
 def initiative_step(ctx: Context, f: InitiativeFrame) -> None:
-    from engine.rules.core.flow import initiative_winner, initiative_won, roll_initiative
-
-    loser = _loser(f)
+    loser = _loser(ctx, f)
     if loser and loser not in f.asked and tokens.can_pay(ctx.state, loser):
         ctx.ask(loser, "initiative_reroll", [("keep",), ("reroll", loser), ("reroll", other(loser))])
         return
     ctx.emit(ProcedureEnded())
-    rolls = _rolls(f) if loser else roll_initiative(ctx)  # a re-roll that ties: both roll again
-    initiative_won(ctx, initiative_winner(rolls))
+    core = ctx.rules.core
+    rolls = _rolls(f) if loser else core.roll_initiative(ctx)  # a re-roll that ties: both roll again
+    core.initiative_won(ctx, core.initiative_winner(rolls))
 
 
 def answer_initiative_reroll(ctx: Context, option: Option) -> None:

@@ -9,7 +9,7 @@ and ignoring a failed Courage Test (``engine.rules.morale.courage``).
 
 from __future__ import annotations
 
-from engine.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
+from engine.rules.morale.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
 from engine.model import SIDES, Option, State, Unit
 from engine.rules import registry
 from engine.rules.context import Context
@@ -45,10 +45,8 @@ def command_bonus(state: State, side: str) -> int:
 
 def start(ctx: Context) -> None:
     """"each team starts with a number of Command Tokens equal to their TCV\""""
-    from engine.rules.core.flow import team_command_value
-
     for side in SIDES:
-        tcv = team_command_value(ctx.state, side)
+        tcv = ctx.rules.core.team_command_value(ctx.state, side)
         if tcv > 0:
             ctx.emit(TokensChanged(side=side, delta=tcv, reason="team command value"))
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine import events as ev
+from engine.rules.capture import events as cev
+from engine.rules.morale import events as mev
 
 from tests.engine.rules.morale.conftest import ModulesScenario, MoraleScenario
 from tests.engine.rules.scenario import of_type
@@ -28,7 +30,7 @@ UNITS = [("a1", "a", "chief", 1, 1, True), ("a2", "a", "mech", 1, 3), ("b1", "b"
 
 def afraid_with_bonus_actions(modules):
     s = BothScenario(UNITS, modules=modules)
-    s.given(ev.FearTaken(unit="a2"), ev.ActionCounterRemoved(unit="a2"), ev.BonusActionsGained(unit="a2", count=2))
+    s.given(mev.FearTaken(unit="a2"), mev.ActionCounterRemoved(unit="a2"), cev.BonusActionsGained(unit="a2", count=2))
     s.start()
     s.tokens(0, 0)
     s.when("first", "a")
@@ -48,7 +50,7 @@ def test_a_unit_with_a_fear_token_cannot_spend_a_bonus_action_on_a_move(modules)
 @pytest.mark.parametrize("modules", [("morale", "capture"), ("capture", "morale")])
 def test_without_fear_the_same_unit_may_spend_a_bonus_action_on_a_move(modules):
     s = BothScenario(UNITS, modules=modules)
-    s.given(ev.BonusActionsGained(unit="a2", count=1))
+    s.given(cev.BonusActionsGained(unit="a2", count=1))
     s.start()
     s.tokens(0, 0)
     s.when("first", "a")
@@ -59,7 +61,7 @@ def test_without_fear_the_same_unit_may_spend_a_bonus_action_on_a_move(modules):
 def test_a_unit_with_a_fear_token_that_wins_a_melee_may_strike_but_not_fend_off():
     units = [("a1", "a", "chief", 1, 1, True), ("a2", "a", "mech", 5, 5), ("b1", "b", "mech", 2, 1, True)]
     s = MoraleScenario(units)
-    s.given(ev.FearTaken(unit="a1"), ev.ActionCounterRemoved(unit="a1"))
+    s.given(mev.FearTaken(unit="a1"), mev.ActionCounterRemoved(unit="a1"))
     s.start()
     s.tokens(0, 0)
     s.when("first", "a")
@@ -84,13 +86,13 @@ def test_a_unit_with_a_fear_token_makes_no_breakaway_move_when_its_side_retreats
     units = [("a1", "a", "chief", 0, 0, True), ("a2", "a", "mech", 6, 4), ("s1", "a", "scout", 0, 4),
              ("s2", "a", "scout", 0, 6), ("b1", "b", "mech", 7, 4, True)]  # a: 7 VP, 25% = 2
     s = MoraleScenario(units)
-    s.given(ev.FearTaken(unit="a2"), ev.ActionCounterRemoved(unit="a2"))
+    s.given(mev.FearTaken(unit="a2"), mev.ActionCounterRemoved(unit="a2"))
     s.start()
     s.tokens(a=0, b=0)
     s.when("first", "a")
     s.out_of_action("s1", "s2")
     events = s.finish_round(dice=(6, 6, 6, 5))  # a2's End Phase Morale Test fails (12 > 7): Fear stays; Courage 11 > 9
-    assert s.unit("a2").fear and ev.CourageFailed(side="a") in events
+    assert s.unit("a2").fear and mev.CourageFailed(side="a") in events
     assert not of_type(events, ev.UnitMoved) and (s.unit("a2").x, s.unit("a2").y) == (6, 4)
 
 

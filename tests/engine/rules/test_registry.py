@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
-from engine.errors import MissionError
+from engine.errors import MissionError, RulesClash
 from engine.rules import registry
 from engine.rules.registry import Module
 
@@ -22,9 +22,7 @@ def probe(monkeypatch):
 
     def shout(ctx, unit, option):
         calls.append(("shout", unit.id))
-        from engine.rules.core.flow import end_turn
-
-        end_turn(ctx)
+        ctx.rules.core.end_turn(ctx)
 
     module = Module(
         name="probe", seed="test", summary="records its hooks",
@@ -36,9 +34,7 @@ def probe(monkeypatch):
         on_turn_start=lambda ctx, unit: calls.append(("turn_start", unit.id)),
         on_end_phase=lambda ctx: calls.append(("end_phase", ctx.state.round)),
     )
-    for table in ("MODULES", "ANSWERS", "DEFAULTS", "FRAME_STEPS", "ACTS"):
-        monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
-    registry.register(module)
+    monkeypatch.setattr(registry, "CATALOG", registry.CATALOG.with_modules(module))
     return calls
 
 
@@ -82,7 +78,7 @@ def test_missions_name_only_known_modules_and_each_once(probe):
 
 
 def test_a_module_cannot_reuse_a_name_another_registered(probe):
-    with pytest.raises(ValueError, match="registered twice"):
-        registry.register(Module(name="probe", seed="x", summary="again"))
-    with pytest.raises(ValueError, match="reuses"):
-        registry.register(Module(name="other", seed="x", summary="clash", acts={"shout": print}))
+    catalog = registry.CATALOG.with_modules(Module(name="other", seed="x", summary="clash", acts={"shout": print}))
+    with pytest.raises(RulesClash, match="both claim the option kind 'shout'"):
+        catalog.rules(("probe", "other"))
+    assert catalog.rules(("other",)).acts["shout"] is print  # alone, it is fine

@@ -7,6 +7,8 @@ given -> when -> then."""
 from __future__ import annotations
 
 from engine import events as ev
+from engine.rules.capture import events as cev
+from engine.rules.morale import events as mev
 from engine.decide import default_option
 
 from tests.engine.rules.challenges.setting import CHALLENGES, SALT
@@ -42,15 +44,15 @@ def test_a_side_may_spend_a_token_to_reroll_its_own_failed_d12_test():
     # a1's interact test: Acuity 2 (Insight 8) d12 against D(FxM of b1 = 4 x 3 = 12): 3 + 4 fails
     events = s.when("capture", "b1", dice=(3, 4))
     assert s.pending.kind == "d12_reroll" and s.pending.side == "a" and s.pending.options == (("keep",), ("reroll",))
-    assert not of_type(events, ev.D12Tested) and not of_type(events, ev.StressLost)  # not settled yet
+    assert not of_type(events, cev.D12Tested) and not of_type(events, ev.StressLost)  # not settled yet
     first = of_type(events, ev.DiceRolled)[-1]
     events = s.when("reroll", dice=(12, 5))
-    assert ev.TokensChanged(side="a", delta=-1, reason="re-roll capture:capture") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="re-roll capture:capture") in events
     [again] = of_type(events, ev.DiceRolled)
     assert (again.sides, again.results, again.replaces) == (12, (12, 5), first.nonce)  # both dice: one roll
-    [tested] = of_type(events, ev.D12Tested)
+    [tested] = of_type(events, cev.D12Tested)
     assert tested.nonce == again.nonce and tested.passed
-    assert ev.UnitCaptured(unit="b1", by="a1") in events and s.state.tokens["a"] == 0
+    assert cev.UnitCaptured(unit="b1", by="a1") in events and s.state.tokens["a"] == 0
 
 
 def test_the_opponent_may_spend_a_token_to_reroll_a_passed_d12_test_and_keeping_settles_it():
@@ -59,8 +61,8 @@ def test_the_opponent_may_spend_a_token_to_reroll_a_passed_d12_test_and_keeping_
     assert s.pending.kind == "d12_reroll" and s.pending.side == "b"
     assert default_option(s.pending) == ("keep",)
     events = s.when("reroll", dice=(2, 3))
-    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll capture:capture") in events
-    assert not of_type(events, ev.UnitCaptured)
+    assert mev.TokensChanged(side="b", delta=-1, reason="re-roll capture:capture") in events
+    assert not of_type(events, cev.UnitCaptured)
     assert ev.StressLost(unit="a1", amount=3) in events  # failed: wounded(+1)
 
 
@@ -68,7 +70,7 @@ def test_a_side_without_tokens_or_a_result_in_its_favour_is_not_asked():
     s = capture_game(1, 0)
     events = s.when("capture", "b1", dice=(12, 5))  # passed: a has no reason, b no token
     assert s.pending is None or s.pending.kind != "d12_reroll"
-    assert ev.UnitCaptured(unit="b1", by="a1") in events
+    assert cev.UnitCaptured(unit="b1", by="a1") in events
 
 
 def test_the_capture_window_works_whichever_module_comes_first():
@@ -76,22 +78,22 @@ def test_the_capture_window_works_whichever_module_comes_first():
     s.when("capture", "b1", dice=(3, 4))
     assert s.pending.kind == "d12_reroll"
     events = s.when("keep")
-    assert of_type(events, ev.D12Tested)[0].passed is False and ev.StressLost(unit="a1", amount=3) in events
+    assert of_type(events, cev.D12Tested)[0].passed is False and ev.StressLost(unit="a1", amount=3) in events
 
 
 def test_a_captured_bogeys_escape_roll_may_be_rerolled_by_its_captors_side():
     units = [("a1", "a", "chief", 1, 1, True), ("b1", "b", "drone", 6, 6), ("b2", "b", "mech", 12, 6, True)]
     s = ModulesScenario(units, ("morale", "capture"), extra=CAPTURE + DRONE)
-    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), ev.UnitCaptured(unit="b1", by="a1"))
+    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), cev.UnitCaptured(unit="b1", by="a1"))
     s.start()
     s.tokens(1, 0)
     s.when("first", "b")
     events = s.when("unit", "b1", dice=(10,))  # a grunt's one d12: 10+ escapes (no character next to it)
     assert s.pending.kind == "d12_reroll" and s.pending.side == "a"
-    assert not of_type(events, ev.CaptiveEscaped)
+    assert not of_type(events, cev.CaptiveEscaped)
     events = s.when("reroll", dice=(4,))
-    assert ev.TokensChanged(side="a", delta=-1, reason="re-roll capture:bogey_escape") in events
-    assert not of_type(events, ev.CaptiveEscaped) and s.unit("b1").captured
+    assert mev.TokensChanged(side="a", delta=-1, reason="re-roll capture:bogey_escape") in events
+    assert not of_type(events, cev.CaptiveEscaped) and s.unit("b1").captured
 
 
 # -- the challenges module's pools ------------------------------------------------------------------
@@ -133,7 +135,7 @@ def test_in_a_challenge_a_side_with_a_token_may_reroll_either_pool():
     assert s.pending.options == (("accept",), ("fate", 1), ("token", "b"), ("token", "a"))
     a_roll = [r for r in of_type(s.log, ev.DiceRolled) if r.purpose == "challenge:assassinate"][0]
     events = s.when("token", "a", dice=(1, 2, 3, 4))  # the attacker's whole pool, as one roll
-    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll challenge:assassinate") in events
+    assert mev.TokensChanged(side="b", delta=-1, reason="re-roll challenge:assassinate") in events
     [again] = of_type(events, ev.DiceRolled)
     assert (again.purpose, again.results, again.replaces, again.unit) == ("challenge:token", (1, 2, 3, 4), a_roll.nonce, "a1")
     f = s.state.stack[-1]

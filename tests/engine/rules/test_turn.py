@@ -76,10 +76,8 @@ def test_a_side_with_no_ready_units_passes_and_the_other_finishes():
 
 def test_the_end_phase_runs_its_hooks_clears_action_counters_and_checkpoints(monkeypatch):
     calls = []
-    for table in ("MODULES", "ANSWERS", "DEFAULTS", "FRAME_STEPS", "ACTS"):
-        monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
-    registry.register(registry.Module(name="probe", seed="test", summary="counts End Phases",
-                                      on_end_phase=lambda ctx: calls.append(ctx.state.round)))
+    monkeypatch.setattr(registry, "CATALOG", registry.CATALOG.with_modules(registry.Module(
+        name="probe", seed="test", summary="counts End Phases", on_end_phase=lambda ctx: calls.append(ctx.state.round))))
     s = Scenario(UNITS, modules=("probe",)).play_to_turn("a1")
     s.when("end")
     s.when("unit", "b1")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import events as ev
+from engine.rules.capture import events as cev
 from server.missions import load
 from engine.mission import game_created
 from server.tournament.captures import game_counts
@@ -11,9 +11,9 @@ from server.tournament.captures import game_counts
 def test_captures_exits_escapes_and_rescues_are_counted_for_the_side_that_made_them():
     first = game_created("g", load("snatch"), "local", "")
     events = [first,
-              ev.UnitCaptured(unit="b4", by="a2"), ev.UnitCaptured(unit="b5", by="a3"),
-              ev.CaptiveEscaped(unit="b5"), ev.CaptiveRemoved(unit="a2", captive="b4", xp=1),
-              ev.UnitCaptured(unit="a1", by="b2"), ev.CaptiveFreed(unit="a1", by="a4")]
+              cev.UnitCaptured(unit="b4", by="a2"), cev.UnitCaptured(unit="b5", by="a3"),
+              cev.CaptiveEscaped(unit="b5"), cev.CaptiveRemoved(unit="a2", captive="b4", xp=1),
+              cev.UnitCaptured(unit="a1", by="b2"), cev.CaptiveFreed(unit="a1", by="a4")]
     c = game_counts(events)
     assert c["captures"] == {"a": 2, "b": 1}
     assert c["exits"] == {"a": 1, "b": 0}

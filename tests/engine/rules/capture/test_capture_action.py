@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from engine import events as ev
+from engine.rules.capture import events as cev
 from engine.rules.capture import conditions as cond
 from engine.model import TaskFrame
 
@@ -22,7 +23,7 @@ def test_a_hero_engaged_with_a_down_bogey_may_capture_it():
     # "If it is passed, the bogey loses its down state and becomes captured"
     events = s.when("capture", "b1", dice=(12, 5))  # Acuity 2 (Insight 8): 17 against D(16)
     assert ev.TaskAttempted(unit="a1", task="capture") in events
-    assert ev.UnitCaptured(unit="b1", by="a1") in events
+    assert cev.UnitCaptured(unit="b1", by="a1") in events
     b1 = s.unit("b1")
     assert b1.captured and b1.injury == "" and not b1.dead and not b1.incapacitated
     assert not any(o[0] in ("capture", "attack") for o in s.pending.options)  # the Task is spent
@@ -50,11 +51,11 @@ def test_a_failed_capture_leaves_the_target_and_wounds_the_hero_by_one_step():
     # "If the test is failed, the target's state doesn't change and the active hero becomes wounded(+1)."
     s = capture_scenario(UNITS).given(DOWN).play_to_turn("a1")
     events = s.when("capture", "b1", dice=(8, 7))  # 15 against D(16): no success
-    test = of_type(events, ev.D12Tested)[0]
+    test = of_type(events, cev.D12Tested)[0]
     assert (test.successes, test.passed, test.groups) == (0, False, ())
     assert ev.StressLost(unit="a1", amount=3) in events  # ceil(11 / 4): wounded(0) -> wounded(1)
     assert not s.unit("b1").captured and s.unit("b1").injury == "nonlethal"
-    assert not of_type(events, ev.UnitCaptured)
+    assert not of_type(events, cev.UnitCaptured)
 
 
 def test_wounded_plus_one_at_low_stress_causes_an_injury_as_usual():
@@ -75,7 +76,7 @@ def test_an_enemy_character_stunned_is_captured_against_its_fxm_and_keeps_its_wo
     s = capture_scenario(units).given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"))
     s.play_to_turn("a1")
     events = s.when("capture", "b1", dice=(7, 5))  # 12 against D(FxM = 4 x 3 = 12)
-    assert of_type(events, ev.D12Tested)[0].difficulty == 12
+    assert of_type(events, cev.D12Tested)[0].difficulty == 12
     b1 = s.unit("b1")
     assert b1.captured and b1.injury == "nonlethal"
 
@@ -95,10 +96,10 @@ def test_surplus_successes_buy_bonus_actions_each_an_extra_free_minor_action():
     s.play_to_turn("a1")
     s.when("move", 1, 0)  # the free Minor Action
     events = s.when("capture", "b1", dice=(3, 1))  # D(FxM = 1 x 1): two successes, one needed
-    assert ev.BonusActionsGained(unit="a1", count=1) in events
+    assert cev.BonusActionsGained(unit="a1", count=1) in events
     assert ("bonus", "move", 0, 0) in s.pending.options  # Movement again, though already taken
     events = s.when("bonus", "move", 0, 0)
-    assert events[1:3] == [ev.BonusActionTaken(unit="a1", action="move"), ev.UnitMoved(unit="a1", x=0, y=0)]
+    assert events[1:3] == [cev.BonusActionTaken(unit="a1", action="move"), ev.UnitMoved(unit="a1", x=0, y=0)]
     assert not of_type(events, ev.PoolChanged)  # free
     assert s.unit("a1").bonus_actions == 0 and not [o for o in s.pending.options if o[0] == "bonus"]
 
@@ -110,12 +111,12 @@ def test_unspent_bonus_actions_are_lost_in_the_end_phase():
     s.when("capture", "b1", dice=(3, 1))
     s.when("end")
     events = s.when("unit", "b2") + s.when("end", dice=(10, 1))
-    assert ev.BonusActionsLost(unit="a1") in events and s.unit("a1").bonus_actions == 0
+    assert cev.BonusActionsLost(unit="a1") in events and s.unit("a1").bonus_actions == 0
 
 
 def test_a_captive_is_not_a_target_for_attacks():
     # house rule: its captors hold it, its friends free it
-    s = capture_scenario(UNITS).given(DOWN, ev.UnitCaptured(unit="b1", by="a1")).play_to_turn("a1")
+    s = capture_scenario(UNITS).given(DOWN, cev.UnitCaptured(unit="b1", by="a1")).play_to_turn("a1")
     assert not [o for o in s.pending.options if o[0] in ("attack", "create_advantage") and o[1] == "b1"]
     assert [o for o in s.pending.options if o[0] == "attack" and o[1] == "b2"]
 
@@ -123,7 +124,7 @@ def test_a_captive_is_not_a_target_for_attacks():
 def test_a_directed_ally_may_not_attack_a_captive_either():
     units = [("a1", "a", "hero", 1, 1, True), ("a2", "a", "hero", 3, 1), ("b1", "b", "grunt", 2, 1),
              ("b2", "b", "grunt", 6, 6)]
-    s = capture_scenario(units).given(DOWN, ev.UnitCaptured(unit="b1", by="a1")).play_to_turn("a1")
+    s = capture_scenario(units).given(DOWN, cev.UnitCaptured(unit="b1", by="a1")).play_to_turn("a1")
     s.when("direct", "a2")
     assert s.pending.kind == "directed" and s.pending.unit == "a2"
     assert not [o for o in s.pending.options if o[0] == "attack" and o[1] == "b1"]  # the can_target hook

@@ -63,6 +63,7 @@ def test_snatch_games_full_of_captures_verify():
 
     from bots.random_bot import RandomBot
     from engine import events as ev
+    from engine.rules.capture import events as cev
     from engine.codec import decode_event
     from engine.verify import LoggedEvent, verify_log
     from server.match import play_match
@@ -90,8 +91,8 @@ def test_snatch_games_full_of_captures_verify():
     captures = 0
     for report, events in asyncio.run(run()):
         assert report.ok and report.finished and report.seed_verified, report.problem
-        captures += sum(isinstance(e, ev.UnitCaptured) for e in events)
+        captures += sum(isinstance(e, cev.UnitCaptured) for e in events)
         for i, e in enumerate(events):  # every d12 test's grouping sits next to its roll
-            if isinstance(e, ev.D12Tested):
+            if isinstance(e, cev.D12Tested):
                 assert isinstance(events[i - 1], ev.DiceRolled) and events[i - 1].nonce == e.nonce
     assert captures >= 1

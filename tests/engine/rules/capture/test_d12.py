@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from engine import events as ev
+from engine.rules.capture import events as cev
 from engine.rules.capture.dice import fxm, group_successes
 
 from tests.engine.rules.capture.capture_scenario import capture_scenario
@@ -73,10 +74,10 @@ def test_the_roll_event_is_followed_by_the_grouping():
     # given the runner's Acuity (Insight 10: 4 dice) when it captures against D(16)
     events = s.when("capture", "b1", dice=(12, 8, 8, 7))
     roll = of_type(events, ev.DiceRolled)[0]
-    test = of_type(events, ev.D12Tested)[0]
+    test = of_type(events, cev.D12Tested)[0]
     assert (roll.sides, roll.results, roll.target, roll.purpose) == (12, (12, 8, 8, 7), 16, "capture:capture")
     assert events.index(test) == events.index(roll) + 1
-    assert test == ev.D12Tested(unit="a1", test="capture", nonce=roll.nonce, difficulty=16,
+    assert test == cev.D12Tested(unit="a1", test="capture", nonce=roll.nonce, difficulty=16,
                                 groups=((12, 7), (8, 8)), successes=2, needed=1, passed=True)
 
 

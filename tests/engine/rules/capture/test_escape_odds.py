@@ -13,6 +13,7 @@ import math
 import pytest
 
 from engine import events as ev
+from engine.rules.capture import events as cev
 from engine.commands import Choose
 from engine.decide import decide
 from engine.dice import LocalDice
@@ -26,7 +27,7 @@ SIGMAS = 4.5  # a true rate lands this far out about once in 150,000 runs
 def activation_point(tier: str, engaged: bool):
     x, y = (2, 1) if engaged else (5, 5)
     s = capture_scenario([("a1", "a", "hero", 1, 1), ("b1", "b", tier, x, y), ("b2", "b", "grunt", 7, 7)])
-    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), ev.UnitCaptured(unit="b1", by="a1"))
+    s.given(ev.InjurySuffered(unit="b1", lethal=False, result="nonlethal"), cev.UnitCaptured(unit="b1", by="a1"))
     s.start()
     s.when("first", "b")
     assert ("unit", "b1") in s.pending.options
@@ -42,7 +43,7 @@ def test_a_captured_bogeys_escape_rate_matches_the_seed(tier, k, engaged):
     escapes = 0
     for _ in range(TRIALS):
         events = decide(state, choose, dice)
-        escapes += any(type(e) is ev.CaptiveEscaped for e in events)
+        escapes += any(type(e) is cev.CaptiveEscaped for e in events)
     keep = (11 if engaged else 9) / 12
     expected = 1 - keep ** k
     tolerance = SIGMAS * math.sqrt(expected * (1 - expected) / TRIALS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
+from engine.rules.morale import events as mev
 
 from tests.engine.rules.scenario import Scenario, mission_text
 
@@ -95,7 +96,7 @@ class MoraleScenario(Scenario):
         """Given: set the sides' Command Tokens."""
         for side, n in (("a", a), ("b", b)):
             if n is not None and n != self.state.tokens[side]:
-                self.given(ev.TokensChanged(side=side, delta=n - self.state.tokens[side], reason="test"))
+                self.given(mev.TokensChanged(side=side, delta=n - self.state.tokens[side], reason="test"))
         return self
 
     def out_of_action(self, *uids: str) -> "MoraleScenario":
@@ -105,7 +106,7 @@ class MoraleScenario(Scenario):
 
     def unconscious(self, uid: str) -> "MoraleScenario":
         u = self.unit(uid)
-        self.given(ev.EnduranceChanged(unit=uid, delta=-u.endurance, reason="test"), ev.PilotUnconscious(unit=uid))
+        self.given(mev.EnduranceChanged(unit=uid, delta=-u.endurance, reason="test"), mev.PilotUnconscious(unit=uid))
         return self
 
     def finish_round(self, dice=()) -> list:

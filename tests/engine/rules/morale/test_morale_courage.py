@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
+from engine.rules.morale import events as mev
 from engine.decide import default_option
-from engine.model import MoraleTestFrame
+from engine.rules.morale.frames import MoraleTestFrame
 from engine.rules.morale import courage
 
 from tests.engine.rules.morale.conftest import MoraleScenario
@@ -42,13 +43,13 @@ def test_the_25_and_50_percent_marks_are_of_the_total_vp_rounded_up():
 def test_no_courage_test_below_25_percent_of_the_vp_lost():
     s = squad().out_of_action("s1", "s2")  # 2 of 9 VP: under 3 (2.25 rounded up)
     events = s.finish_round(dice=NEXT_ROUND)
-    assert not courage_tests(events) and not of_type(events, ev.CourageTestDue)
+    assert not courage_tests(events) and not of_type(events, mev.CourageTestDue)
 
 
 def test_the_first_courage_test_comes_in_the_end_phase_at_25_percent_2d6_against_tcv_plus_five():
     s = squad().out_of_action("s1", "s2", "s3")  # 3 of 9 VP
     events = s.finish_round(dice=(4, 5) + NEXT_ROUND)  # 9 <= TCV 4 + 5: passed
-    assert of_type(events, ev.CourageTestDue) == [ev.CourageTestDue(side="a", lost_units=3)]
+    assert of_type(events, mev.CourageTestDue) == [mev.CourageTestDue(side="a", lost_units=3)]
     [test] = courage_tests(events)
     assert (test.frame.target, test.frame.count) == (9, 2)
     assert [r.results for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:courage"] == [(4, 5)]
@@ -103,7 +104,7 @@ def test_failing_means_retreat_units_in_base_contact_break_away_and_the_side_los
     events = s.finish_round(dice=(6, 5))  # 11 > 9
     moved = of_type(events, ev.UnitMoved)
     assert [m.unit for m in moved] == ["a2"] and abs(moved[0].x - 7) > 1  # out of b1's Reach
-    assert ev.CourageFailed(side="a") in events
+    assert mev.CourageFailed(side="a") in events
     assert s.state.outcome.winner == "b" and "Courage Test" in s.state.outcome.reason
 
 
@@ -129,7 +130,7 @@ def test_a_token_ignores_a_failed_courage_test_while_no_more_than_half_the_units
     assert s.pending.kind == "courage_failed" and s.pending.options == (("retreat",), ("ignore",))
     assert default_option(s.pending) == ("ignore",)
     events = s.when("ignore", dice=NEXT_ROUND)
-    assert ev.TokensChanged(side="a", delta=-1, reason="ignore a failed courage test") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="ignore a failed courage test") in events
     assert s.state.outcome is None and s.state.round == 2
 
 
@@ -138,7 +139,7 @@ def test_no_token_can_ignore_it_once_more_than_half_the_units_are_lost():
     s.finish_round(dice=(6, 6))
     events = s.when("keep")  # no re-roll
     assert not any(e.decision.kind == "courage_failed" for e in of_type(s.log, ev.DecisionRequested))
-    assert ev.CourageFailed(side="a") in events and s.state.outcome.winner == "b"
+    assert mev.CourageFailed(side="a") in events and s.state.outcome.winner == "b"
 
 
 def test_choosing_to_retreat_loses_the_game():
@@ -146,7 +147,7 @@ def test_choosing_to_retreat_loses_the_game():
     s.finish_round(dice=(6, 6))
     s.when("keep")
     events = s.when("retreat")
-    assert ev.CourageFailed(side="a") in events and s.state.outcome.winner == "b"
+    assert mev.CourageFailed(side="a") in events and s.state.outcome.winner == "b"
     assert s.state.tokens["a"] == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
+from engine.rules.morale import events as mev
 from engine.errors import MissionError
 from engine.mission import parse_mission
 from server import missions
@@ -57,6 +57,6 @@ def test_a_game_without_the_module_has_no_tokens_pilots_or_tests():
     s = Scenario([("a1", "a", "hero", 1, 1, True), ("b1", "b", "elite", 2, 1, True)]).play_to_turn("a1")
     s.task("attack", "b1", 0, 0, dice=(20, 20))
     kinds = {type(e) for e in s.log}
-    assert not kinds & {ev.TokensChanged, ev.EnduranceChanged, ev.FearDue, ev.CourageTestDue}
+    assert not kinds & {mev.TokensChanged, mev.EnduranceChanged, mev.FearDue, mev.CourageTestDue}
     assert not any(o[0] in ("rest", "boost", "counter") for o in s.pending.options)
     assert s.state.tokens == {"a": 0, "b": 0}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from engine import events as ev
-from engine.model import MoraleTestFrame, TaskFrame
+from engine.rules.morale import events as mev
+from engine.model import TaskFrame
+from engine.rules.morale.frames import MoraleTestFrame
 from engine.rules.core import attack
 
 from tests.engine.rules.morale.conftest import MoraleScenario
@@ -23,22 +25,22 @@ def test_an_endurance_test_rolls_d6_equal_to_endurance_and_passes_if_one_reaches
     events = shoot(s, TWO_DAMAGE + (1, 4, 1))  # test value 2 + 2 damage = 4; b1's pilot has Endurance 3
     [test] = [r for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:endurance"]
     assert (test.sides, test.results, test.target) == (6, (1, 4, 1), 4)
-    assert of_type(events, ev.EnduranceChanged) == [] and s.unit("b1").endurance == 3
+    assert of_type(events, mev.EnduranceChanged) == [] and s.unit("b1").endurance == 3
 
 
 def test_a_failed_endurance_test_lowers_endurance_by_one():
     s = MoraleScenario(DUEL).play_to_turn("a1").tokens(0, 0)
     events = shoot(s, TWO_DAMAGE + (3, 3, 1))
-    assert of_type(events, ev.EnduranceChanged) == [ev.EnduranceChanged(unit="b1", delta=-1, reason="failed endurance test")]
+    assert of_type(events, mev.EnduranceChanged) == [mev.EnduranceChanged(unit="b1", delta=-1, reason="failed endurance test")]
     assert s.unit("b1").endurance == 2
 
 
 def test_at_endurance_zero_the_pilot_is_unconscious_and_loses_its_fear_token():
     s = MoraleScenario(DUEL).play_to_turn("a1").tokens(0, 0)
-    s.given(ev.EnduranceChanged(unit="b1", delta=-2, reason="test"), ev.FearTaken(unit="b1"))
+    s.given(mev.EnduranceChanged(unit="b1", delta=-2, reason="test"), mev.FearTaken(unit="b1"))
     events = shoot(s, TWO_DAMAGE + (3,))  # one die left
-    assert ev.PilotUnconscious(unit="b1") in events
-    assert ev.FearRemoved(unit="b1", reason="unconscious") in events
+    assert mev.PilotUnconscious(unit="b1") in events
+    assert mev.FearRemoved(unit="b1", reason="unconscious") in events
     assert s.unit("b1").unconscious and not s.unit("b1").fear
 
 
@@ -69,7 +71,7 @@ def test_an_unconscious_pilot_wakes_on_a_six_at_the_start_of_the_turn():
     events = s.when("first", "a", dice=(6, 5))  # the wake-up rolls, before the first activation
     wake = [(r.unit, r.results) for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:wake"]
     assert wake == [("b1", (6,)), ("b2", (5,))]
-    assert of_type(events, ev.PilotWoke) == [ev.PilotWoke(unit="b1")]
+    assert of_type(events, mev.PilotWoke) == [mev.PilotWoke(unit="b1")]
     assert s.unit("b1").endurance == 1 and not s.unit("b1").unconscious and s.unit("b2").unconscious
 
 
@@ -77,7 +79,7 @@ def test_an_unconscious_pilot_rolls_to_wake_after_its_unit_is_hit():
     s = MoraleScenario(DUEL).play_to_turn("a1").tokens(0, 0).unconscious("b1")
     events = s.task("attack", "b1", 0, 0, dice=(1, 1, 3, 3, 3, 3, 3, 6))  # Difficulty 1 now; no damage
     assert [r.results for r in of_type(events, ev.DiceRolled) if r.purpose == "morale:wake"] == [(6,)]
-    assert ev.PilotWoke(unit="b1") in events and s.unit("b1").endurance == 1
+    assert mev.PilotWoke(unit="b1") in events and s.unit("b1").endurance == 1
 
 
 def test_in_the_end_phase_pilots_without_action_counters_regain_one_endurance_up_to_their_start():
@@ -87,7 +89,7 @@ def test_in_the_end_phase_pilots_without_action_counters_regain_one_endurance_up
     s.start()
     s.tokens(0, 0)
     for uid in ("a1", "a2", "a4"):
-        s.given(ev.EnduranceChanged(unit=uid, delta=-1, reason="test"))
+        s.given(mev.EnduranceChanged(unit=uid, delta=-1, reason="test"))
     s.unconscious("a3")
     s.when("first", "a")
     s.when("unit", "a1")
@@ -97,11 +99,11 @@ def test_in_the_end_phase_pilots_without_action_counters_regain_one_endurance_up
     s.when("rest")  # b1 is at full Endurance: resting gains nothing
     events = s.when("unit", "a2")
     events = s.when("rest")  # a2 stands down: no action counter
-    assert ev.UnitRested(unit="a2") in events and not s.unit("a2").acted
+    assert mev.UnitRested(unit="a2") in events and not s.unit("a2").acted
     assert s.pending.options == (("unit", "a4"),)  # a2 is not activated again
     s.when("unit", "a4")
     events = s.when("end", dice=(10, 1))  # a4 acted; the End Phase follows
-    assert of_type(events, ev.EnduranceChanged) == [ev.EnduranceChanged(unit="a2", delta=1, reason="end phase recovery")]
+    assert of_type(events, mev.EnduranceChanged) == [mev.EnduranceChanged(unit="a2", delta=1, reason="end phase recovery")]
     assert [s.unit(u).endurance for u in ("a1", "a2", "a3", "a4", "b1")] == [2, 3, 0, 3, 3]
     assert not s.unit("a2").resting  # a new round: it is activated again
 

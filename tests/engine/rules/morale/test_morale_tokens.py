@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import board as geo
 from engine import events as ev
+from engine.rules.morale import events as mev
 from engine.decide import default_option
 
 from tests.engine.rules.morale.conftest import MoraleScenario
@@ -18,9 +19,9 @@ NO_DAMAGE = (3, 3, 3, 3, 3)
 def test_each_side_starts_with_tokens_equal_to_its_tcv_command_plus_the_command_unit_bonus():
     s = MoraleScenario([("a1", "a", "chief", 1, 1, True), ("b1", "b", "mech", 6, 6, True), ("b2", "b", "heavy", 9, 6)])
     events = s.start()
-    assert of_type(events, ev.TokensChanged) == [
-        ev.TokensChanged(side="a", delta=4, reason="team command value"),  # Command 3 + Command Unit 1
-        ev.TokensChanged(side="b", delta=2, reason="team command value"),  # the commander's Command 2
+    assert of_type(events, mev.TokensChanged) == [
+        mev.TokensChanged(side="a", delta=4, reason="team command value"),  # Command 3 + Command Unit 1
+        mev.TokensChanged(side="b", delta=2, reason="team command value"),  # the commander's Command 2
     ]
     rolls = of_type(events, ev.DiceRolled)
     assert [r.target for r in rolls] == [4, 2]  # initiative is d10 + the same TCV
@@ -31,7 +32,7 @@ def test_a_token_adds_one_to_a_units_movement_until_the_end_of_the_turn():
     far = ("move", 6, 1)  # 5 cells: beyond the Movement Minor Action's Medium band (4)
     assert far not in s.pending.options and ("boost",) in s.pending.options
     events = s.when("boost")
-    assert ev.TokensChanged(side="a", delta=-1, reason="movement") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="movement") in events
     assert far in s.pending.options and ("move", 7, 1) not in s.pending.options
     s.when("end")
     s.when("unit", "b1")
@@ -50,8 +51,8 @@ def test_a_token_removes_an_action_counter_so_the_unit_can_act_again():
     s.when("unit", "a2")
     assert ("counter", "a1") in s.pending.options
     events = s.when("counter", "a1")
-    assert events[1:] [:2] == [ev.TokensChanged(side="a", delta=-1, reason="action counter"),
-                               ev.ActionCounterRemoved(unit="a1")]
+    assert events[1:] [:2] == [mev.TokensChanged(side="a", delta=-1, reason="action counter"),
+                               mev.ActionCounterRemoved(unit="a1")]
     s.when("end")
     s.when("unit", "b2")
     s.when("end")
@@ -68,7 +69,7 @@ def test_a_token_rerolls_a_sides_own_failed_task_roll_the_new_roll_replacing_the
     events = s.when("reroll", "task", dice=HIT + NO_DAMAGE + (6, 6, 6))
     new = of_type(events, ev.DiceRolled)[0]
     assert (new.results, new.replaces, new.purpose) == ((1, 1), old.nonce, "reroll:attack")
-    assert ev.TokensChanged(side="a", delta=-1, reason="re-roll task:attack") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="re-roll task:attack") in events
     assert any(isinstance(e, ev.PoolChanged) and e.reason == "ranged attack" for e in events)  # it hit
 
 
@@ -78,7 +79,7 @@ def test_a_token_rerolls_the_opponents_roll():
     s.task("attack", "b1", 0, 0, dice=HIT)
     assert s.pending.kind == "reroll" and s.pending.side == "b"  # the roll went against b
     events = s.when("reroll", "task", dice=MISS)
-    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll task:attack") in events
+    assert mev.TokensChanged(side="b", delta=-1, reason="re-roll task:attack") in events
     assert of_type(events, ev.DiceRolled)[0].results == (20, 20)
     assert not of_type(events, ev.StressLost) and s.pending.kind == "act"  # the attack missed
 
@@ -103,7 +104,7 @@ def test_a_roll_of_several_dice_is_one_roll_and_damage_is_never_rerolled():
     events = s.when("reroll", dice=(1, 5, 1))
     [again] = of_type(events, ev.DiceRolled)
     assert again.results == (1, 5, 1) and again.purpose == "morale:endurance"  # all three d6, one roll
-    assert not of_type(events, ev.EnduranceChanged)  # passed on the re-roll
+    assert not of_type(events, mev.EnduranceChanged)  # passed on the re-roll
     damage = [e for e in of_type(s.log, ev.DiceRolled) if e.purpose == "damage"]
     asked_after_damage = [e for e in of_type(s.log, ev.DecisionRequested)
                           if s.log.index(e) > s.log.index(damage[0]) and e.decision.kind == "reroll"]
@@ -116,11 +117,11 @@ def test_losing_the_commander_costs_two_tokens_once():
     s.tokens(a=3)
     s.out_of_action("a1")
     events = s.when("end")
-    i = events.index(ev.CommanderLost(side="a"))
-    assert events[i + 1] == ev.TokensChanged(side="a", delta=-2, reason="commander out of action")
+    i = events.index(mev.CommanderLost(side="a"))
+    assert events[i + 1] == mev.TokensChanged(side="a", delta=-2, reason="commander out of action")
     assert s.state.tokens["a"] == 1
     events = s.when("unit", "b1")
-    assert not of_type(events, ev.CommanderLost)
+    assert not of_type(events, mev.CommanderLost)
 
 
 def test_losing_the_commander_with_one_token_left_loses_that_one():
@@ -129,7 +130,7 @@ def test_losing_the_commander_with_one_token_left_loses_that_one():
     s.tokens(a=1)
     s.out_of_action("a1")
     events = s.when("end")
-    assert ev.TokensChanged(side="a", delta=-1, reason="commander out of action") in events
+    assert mev.TokensChanged(side="a", delta=-1, reason="commander out of action") in events
     assert s.state.tokens["a"] == 0
 
 
@@ -144,7 +145,7 @@ def test_while_the_commander_is_unconscious_each_use_costs_two_tokens():
     s.when("keep")
     s.when("unit", "a2")
     events = s.when("boost")
-    assert ev.TokensChanged(side="a", delta=-2, reason="movement") in events and s.state.tokens["a"] == 1
+    assert mev.TokensChanged(side="a", delta=-2, reason="movement") in events and s.state.tokens["a"] == 1
     assert ("boost",) not in s.pending.options and not any(o[0] == "counter" for o in s.pending.options)
 
 
@@ -164,7 +165,7 @@ def test_the_side_losing_the_initiative_may_reroll_its_own_d10_and_then_the_othe
     events = s.when("reroll", "b", dice=(10,))  # b: 12 now
     [again] = of_type(events, ev.DiceRolled)
     assert (again.unit, again.results, again.replaces) == ("b", (10,), first_b.nonce)
-    assert ev.TokensChanged(side="b", delta=-1, reason="re-roll initiative") in events
+    assert mev.TokensChanged(side="b", delta=-1, reason="re-roll initiative") in events
     assert s.pending.kind == "initiative_reroll" and s.pending.side == "a"  # a lost it now
     events = s.when("keep")
     assert of_type(events, ev.InitiativeWon) == [ev.InitiativeWon(side="b")]

@@ -1,4 +1,5 @@
-"""Determinization for the challenges module (seed 002): the opponent's hand and both decks.
+"""The challenges module's determinization sampler (seed 002; ``bots.determinize``): the opponent's
+hand and both decks.
 
 What a side's view shows of the tactic cards (``engine.rules.challenges.hidden``): its own hand
 and deck; of the other side only how many cards it holds and has left (each an ``""``), plus
@@ -14,7 +15,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bots.determinize import SAMPLERS
 from engine.model import SIDES, Side, State
 
 
@@ -46,6 +46,3 @@ def sample_hands(state: State, side: Side, rng: random.Random) -> None:
         state.hands[owner] = [c if c else next(it) for c in hand]
         state.decks[owner] = sorted(cards[hidden_hand:])
 
-
-sample_hands.modules = ("challenges",)
-SAMPLERS.append(sample_hands)

@@ -1,0 +1,39 @@
+"""The bundled rules modules: name -> package (adding a module is its folder plus one line here),
+and their data parts, which the shared types gather when they are built.
+
+A module package ``P`` holds ``P.module`` (its ``engine.rules.registry.Module``: hooks, loaded by
+the registry when a game needs it) and may hold data parts that import only ``engine.base``, the
+model and each other: ``P.events`` (``EVENTS``: appended to ``engine.events.AnyEvent``),
+``P.frames`` (``FRAMES``: to ``engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
+``engine.model.Unit`` and ``State``), ``P.evolve`` (``HANDLERS``: to ``engine.evolve``'s table)
+and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``: to ``engine.mission``). This file
+imports nothing of ours, so the shared files can ask it while they are being imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import MappingProxyType
+from typing import Mapping
+
+# The core's package and the bundled modules' packages, in the order they are listed to users.
+CORE = "engine.rules.core"  # seed 001
+BUNDLED: Mapping[str, str] = MappingProxyType({
+    "capture": "engine.rules.capture",  # seed 000
+    "challenges": "engine.rules.challenges",  # seed 002
+    "morale": "engine.rules.morale",  # seed 004
+})
+
+
+def _part_of(package: str, part: str) -> str | None:
+    name = f"{package}.{part}"
+    return name if importlib.util.find_spec(name) is not None else None
+
+
+def parts(part: str) -> list:
+    """The ``part`` files (``events``, ``frames``, ``evolve``) of the bundled modules that have
+    one, imported, in ``BUNDLED``'s order: what the shared files gather into the log's closed
+    union, the frame union and the evolve table. They import only ``engine.base``, the model
+    and each other, so the shared files can load them while they are being imported."""
+    return [importlib.import_module(name) for pkg in BUNDLED.values() if (name := _part_of(pkg, part))]
