@@ -20,15 +20,24 @@ ALLOWED = {
 }
 
 
-def imports_of(path: Path) -> set[str]:
+def modules_imported(path: Path) -> set[str]:
+    """The absolute module names a file imports (``from skirmish import engine`` is skirmish.engine)."""
     tree = ast.parse(path.read_text(), str(path))
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {a.name.split(".")[0] for a in node.names}
+            found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
+            found.add(node.module)
+            if node.module == "skirmish":
+                found |= {f"skirmish.{a.name}" for a in node.names}
     return found
+
+
+def imports_of(path: Path) -> set[str]:
+    """Which of our packages a file imports: skirmish.engine.model -> engine."""
+    return {name.split(".")[1] for name in modules_imported(path)
+            if name.startswith("skirmish.") and name.split(".")[1] in OURS}
 
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))
@@ -40,17 +49,17 @@ def test_imports_only_go_downwards(package):
     assert not bad, bad
 
 
-def test_engine_and_protocol_do_no_io():
+def test_engine_and_protocol_do_no_io(tmp_path):
     code = (
         "import sys, pkgutil, importlib\n"
-        "for pkg in ('engine', 'protocol'):\n"
+        "for pkg in ('skirmish.engine', 'skirmish.protocol'):\n"
         "    m = importlib.import_module(pkg)\n"
         "    for info in pkgutil.walk_packages(m.__path__, pkg + '.'):\n"
         "        importlib.import_module(info.name)\n"
         "bad = [n for n in ('asyncio', 'socket', 'sqlite3', 'websockets', 'threading') if n in sys.modules]\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"engine/protocol pulled in: {out.stdout.strip()}"
 
 
@@ -121,3 +130,32 @@ def test_importing_the_engine_wires_nothing():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == ["", "engine.rules.morale.module ('morale',)"], out.stdout
+
+
+@pytest.mark.parametrize("folder", ["protocol", "engine", "server", "client", "bots", "tests", "bench"])
+def test_nothing_imports_a_bare_package_name(folder):
+    """Our packages are imported as skirmish.engine, ...: from the repository's folder a bare ``engine``
+    would also import (the current folder is on sys.path), as a second copy of every module."""
+    bad = []
+    for path in (ROOT / folder).rglob("*.py"):
+        for name in modules_imported(path):
+            if name.split(".")[0] in OURS:
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, bad
+
+
+def test_every_module_imports_outside_the_repository(tmp_path):
+    """Every module of the five packages imports from another folder, and none of them pulls in a
+    bare top-level ``engine``, ``server``, ... (a name the script that renamed them missed)."""
+    code = (
+        "import sys, pkgutil, importlib\n"
+        f"for pkg in {sorted('skirmish.' + p for p in OURS)!r}:\n"
+        "    m = importlib.import_module(pkg)\n"
+        "    for info in pkgutil.walk_packages(m.__path__, pkg + '.'):\n"
+        "        if not info.name.endswith('__main__'):\n"
+        "            importlib.import_module(info.name)\n"
+        f"print(','.join(sorted(n for n in sys.modules if n.split('.')[0] in {sorted(OURS)!r})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == "", f"imported under a bare name: {out.stdout.strip()}"
