@@ -33,16 +33,31 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, os.getcwd())  # the engine of the checkout the script is run from
+import importlib
 
-import msgspec  # noqa: E402
+import msgspec
 
-from bots import make_bot  # noqa: E402
-from engine.codec import decode_event  # noqa: E402
-from engine.events import GameCreated, GameEnded  # noqa: E402
-from engine.mission import ENGINE_VERSION, parse_mission  # noqa: E402
-from server.match import play_match  # noqa: E402
-from server.store import MemoryStore  # noqa: E402
+sys.path.insert(0, os.getcwd())  # the engine of the checkout the script is run from (an old one's bare names)
+
+
+def _module(name: str):
+    """``skirmish.X``; at a commit from before the one import name (issue 13 item 6), plain ``X``."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != "skirmish":
+            raise
+        return importlib.import_module(name.removeprefix("skirmish."))
+
+
+make_bot = _module("skirmish.bots").make_bot
+decode_event = _module("skirmish.engine.codec").decode_event
+GameCreated = _module("skirmish.engine.events").GameCreated
+GameEnded = _module("skirmish.engine.events").GameEnded
+ENGINE_VERSION = _module("skirmish.engine.mission").ENGINE_VERSION
+parse_mission = _module("skirmish.engine.mission").parse_mission
+play_match = _module("skirmish.server.match").play_match
+MemoryStore = _module("skirmish.server.store").MemoryStore
 
 MISSIONS = Path("server/missions")
 
