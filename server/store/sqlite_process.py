@@ -7,7 +7,6 @@ pickle: ``(method, args)`` from the parent, ``(ok, value)`` back, in order.
 from __future__ import annotations
 
 import asyncio
-import os
 import pickle
 import signal
 import socket
@@ -92,12 +91,10 @@ class WriterProcess:
     async def start(cls, path: Path, cache_size: int) -> WriterProcess:
         """Start the process; it opens the file (StoreError if it cannot) before this returns."""
         ours, theirs = socket.socketpair()
-        root = str(Path(__file__).resolve().parents[2])  # the project: ``server`` and ``engine``
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "server.store.writer", str(theirs.fileno()), str(path), str(cache_size),
-                pass_fds=[theirs.fileno()], stdin=asyncio.subprocess.DEVNULL, env=env)
+                pass_fds=[theirs.fileno()], stdin=asyncio.subprocess.DEVNULL)
         except BaseException:
             ours.close()
             raise
