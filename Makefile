@@ -16,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 ## demo: play a mission, store it in SQLite, replay and verify it
 demo: $(STAMP)
-	$(BIN)/python -m server.demo
+	$(BIN)/python -m skirmish.server.demo
 
 ## test: run the whole test suite
 test: $(STAMP)

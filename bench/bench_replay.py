@@ -9,15 +9,15 @@ fair dice with the seed revealed at the end) are played in memory, encoded as st
 Then, from one run, side by side, over the same stored events (best of R repetitions, each
 timed with ``time.perf_counter``, the garbage collector left on as in a server):
 
-(a) decode only: ``engine.codec.decode_event`` on every event's bytes;
-(b) (a) + the hash-chain check: ``engine.log.chain_hash`` over the exact stored bytes, compared
+(a) decode only: ``skirmish.engine.codec.decode_event`` on every event's bytes;
+(b) (a) + the hash-chain check: ``skirmish.engine.log.chain_hash`` over the exact stored bytes, compared
     with the stored hash;
-(c) (b) + ``engine.evolve``: the whole replay, each game from ``GameCreated`` to its last event
+(c) (b) + ``skirmish.engine.evolve``: the whole replay, each game from ``GameCreated`` to its last event
     (the issue's figure: "replay throughput (decode + hash check + evolve, events/s; aim
     >= 300,000 on one core)").
 
 After (c) each replayed state's hash is compared with the live game's, so the figure is for a
-correct replay. ``--verify`` adds (d), the full audit ``engine.verify.verify_log`` (seed, every
+correct replay. ``--verify`` adds (d), the full audit ``skirmish.engine.verify.verify_log`` (seed, every
 roll recomputed, every command re-run), for scale; ``--profile`` profiles (c) with pyinstrument.
 """
 
@@ -35,16 +35,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.codec import decode_event, encode_event, state_hash  # noqa: E402
-from engine.commands import Choose, Start  # noqa: E402
-from engine.decide import decide  # noqa: E402
-from engine.dice import ProvablyFairDice  # noqa: E402
-from engine.events import SeedRevealed  # noqa: E402
-from engine.evolve import evolve, initial_state  # noqa: E402
-from engine.log import GENESIS_HASH, chain_hash, chain_hashes  # noqa: E402
-from engine.mission import game_created  # noqa: E402
-from engine.verify import LoggedEvent, verify_log  # noqa: E402
-from server import missions  # noqa: E402
+from skirmish.engine.codec import decode_event, encode_event, state_hash  # noqa: E402
+from skirmish.engine.commands import Choose, Start  # noqa: E402
+from skirmish.engine.decide import decide  # noqa: E402
+from skirmish.engine.dice import ProvablyFairDice  # noqa: E402
+from skirmish.engine.events import SeedRevealed  # noqa: E402
+from skirmish.engine.evolve import evolve, initial_state  # noqa: E402
+from skirmish.engine.log import GENESIS_HASH, chain_hash, chain_hashes  # noqa: E402
+from skirmish.engine.mission import game_created  # noqa: E402
+from skirmish.engine.verify import LoggedEvent, verify_log  # noqa: E402
+from skirmish.server import missions  # noqa: E402
 
 AIM = 300_000  # events/s for (c), on one core
 
@@ -68,7 +68,7 @@ def play(index: int, mission) -> Game:
     while True:
         events = decide(state, command, dice)
         if state.outcome is None and events and type(events[-1]).__name__ == "GameEnded":
-            events.append(SeedRevealed(server_seed=dice.server_seed_hex))  # as server.game does
+            events.append(SeedRevealed(server_seed=dice.server_seed_hex))  # as skirmish.server.game does
         for e in events:
             evolve(state, e)
         log.extend(events)

@@ -49,7 +49,7 @@ command: the server fans every command out as its events and the next decision t
 thread; it slows the server, so use the figures of a run without it) and writes FILE (a
 pyinstrument session), FILE.txt (the call tree) and FILE.pstats, and prints the functions with
 the most self time. ``--gc-stats`` times every garbage collection of the server (``gc.callbacks``
-in a wrapper that then runs ``server.cli``) and prints, per phase, the collections inside the
+in a wrapper that then runs ``skirmish.server.cli``) and prints, per phase, the collections inside the
 window. Exit status: 0 once the run is done, whatever it measured (``make bench`` runs every
 benchmark and stops at the first failing one); with ``--strict``, 1 if an aim was missed.
 """
@@ -89,7 +89,7 @@ SERVER_LIMITS = ["--rate", "1e9", "--burst", "1000000000", "--move-ms", "8640000
                  "--idle-timeout", "0", "--hello-timeout", "0"]
 
 
-# ``--gc-stats``: run ``server.cli`` under this wrapper, which times every garbage collection
+# ``--gc-stats``: run ``skirmish.server.cli`` under this wrapper, which times every garbage collection
 # (gc.callbacks) and writes them, as [wall time at the end, generation, seconds], to the file
 # $BENCH_GC_STATS when the server exits. The server's code is untouched.
 GC_WRAPPER = """
@@ -103,7 +103,7 @@ def _cb(phase, info):
 gc.callbacks.append(_cb)
 atexit.register(lambda: open(os.environ["BENCH_GC_STATS"], "w").write(json.dumps(_log)))
 sys.argv = ["skirmish", *sys.argv[1:]]
-runpy.run_module("server.cli", run_name="__main__", alter_sys=True)
+runpy.run_module("skirmish.server.cli", run_name="__main__", alter_sys=True)
 """
 
 
@@ -405,7 +405,7 @@ def phase_echo(args, tmp: Path, nofile: int) -> dict:
 
 def server_command(args, tmp: Path) -> tuple[list[str], dict | None, str]:
     """How to start ``skirmish serve`` (plain, under pyinstrument, or with the GC wrapper)."""
-    serve = ["-m", "server.cli", "serve", "--port", "0", "--db", str(tmp / "bench.sqlite"), *SERVER_LIMITS,
+    serve = ["-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(tmp / "bench.sqlite"), *SERVER_LIMITS,
              "--log-level", args.server_log_level]
     serve += ["--compression", args.server_compression or args.compression]
     if args.profile:

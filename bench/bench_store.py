@@ -38,9 +38,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.log import GENESIS_HASH, chain_hash  # noqa: E402
-from server.store import sqlite_schema as sqlite_store  # noqa: E402
-from server.store.sqlite import SQLiteStore  # noqa: E402
+from skirmish.engine.log import GENESIS_HASH, chain_hash  # noqa: E402
+from skirmish.server.store import sqlite_schema as sqlite_store  # noqa: E402
+from skirmish.server.store.sqlite import SQLiteStore  # noqa: E402
 
 TARGET = 50_000  # durable events/s wanted from (b)
 

@@ -7,7 +7,7 @@
 Each matchup ``X-Y`` is played as mirrored pairs: for every match seed, one game with X as
 side a and one with X as side b, on the same server dice (provably fair dice seeded from the
 match seed), so the luck of the dice and the advantage of a side cancel as far as they can.
-Every game runs in process through ``server.match.play_match`` (a ``MemoryStore``): each bot
+Every game runs in process through ``skirmish.server.match.play_match`` (a ``MemoryStore``): each bot
 sees only its own side's view (``SideView``), exactly as in any match. ``mcts`` gets
 ``--budget-ms`` per decision; the bots' seeds come from the match seed, so a run can be
 repeated (the search's time budget makes it depend on the machine's speed, though).
@@ -42,11 +42,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots import make_bot  # noqa: E402
-from bots.base import Bot  # noqa: E402
-from server import missions  # noqa: E402
-from server.match import play_match  # noqa: E402
-from server.store import MemoryStore  # noqa: E402
+from skirmish.bots import make_bot  # noqa: E402
+from skirmish.bots.base import Bot  # noqa: E402
+from skirmish.server import missions  # noqa: E402
+from skirmish.server.match import play_match  # noqa: E402
+from skirmish.server.store import MemoryStore  # noqa: E402
 
 TARGETS = {("greedy", "random"): 0.75, ("mcts", "random"): 0.90, ("mcts", "greedy"): 0.60}
 MIN_GAMES = 100

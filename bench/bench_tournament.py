@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.tournament import load_config, run_tournament  # noqa: E402
+from skirmish.server.tournament import load_config, run_tournament  # noqa: E402
 
 
 def once(games: int, mission: str, workers: int) -> tuple[float, int, int]:
@@ -47,8 +47,8 @@ def once(games: int, mission: str, workers: int) -> tuple[float, int, int]:
 
 def in_process(games: int, mission: str) -> float:
     """Seconds to play the tournament's games here, one by one: no pool, no SQLite, no report."""
-    from server.tournament.schedule import plan_round, round_robin_pairings
-    from server.tournament.worker import play_game
+    from skirmish.server.tournament.schedule import plan_round, round_robin_pairings
+    from skirmish.server.tournament.worker import play_game
 
     config = load_config(None, {"bots": "random,random", "mission": mission, "games": games, "seed": 1,
                                 "workers": 1, "out": "unused"})

@@ -9,10 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from bots.base import Bot
-from bots.greedy import GreedyBot
-from bots.mcts import MctsBot
-from bots.random_bot import RandomBot
+from skirmish.bots.base import Bot
+from skirmish.bots.greedy import GreedyBot
+from skirmish.bots.mcts import MctsBot
+from skirmish.bots.random_bot import RandomBot
 
 STRATEGIES: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 
@@ -67,7 +67,7 @@ def _load_class(name: str) -> type[Bot]:
     except SyntaxError as exc:
         raise ValueError(f"cannot load bot {name!r}: {exc.filename}, line {exc.lineno}: {exc.msg}") from None
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise ValueError(f"{name!r} is not a subclass of bots.base.Bot")
+        raise ValueError(f"{name!r} is not a subclass of skirmish.bots.base.Bot")
     return cls
 
 

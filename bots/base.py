@@ -1,7 +1,7 @@
 """The bot interface: one small class to subclass (DESIGN.md section 7).
 
 A bot sees only its own side's view: ``view`` is the state its client has reduced from the
-events the server showed that side (``engine.view``), never the true state. It answers the
+events the server showed that side (``skirmish.engine.view``), never the true state. It answers the
 pending ``decision`` with one of ``decision.options``.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from engine.model import Decision, Option, State
+from skirmish.engine.model import Decision, Option, State
 
 
 class Bot(ABC):

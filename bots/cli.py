@@ -14,7 +14,7 @@ def add_commands(sub) -> None:
                     "sees only its own side's view.")
     p.add_argument("--strategy", default="random",
                    help="a built-in strategy (random, greedy, mcts; mcts:MS sets its time per decision) "
-                        "or a third-party bot as module:Class (a subclass of bots.base.Bot)")
+                        "or a third-party bot as module:Class (a subclass of skirmish.bots.base.Bot)")
     p.add_argument("--server", required=True, metavar="URL", help="the server, e.g. ws://127.0.0.1:8765")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--create", metavar="MISSION", help="create a game of this mission and wait for an opponent")
@@ -30,10 +30,10 @@ def add_commands(sub) -> None:
 
 
 async def cmd_bot(args: argparse.Namespace) -> int:
-    from bots import make_bot
-    from bots.runner import run_bot
-    from client.cli import head_line
-    from client.connection import ClientError, GameOverUpdate
+    from skirmish.bots import make_bot
+    from skirmish.bots.runner import run_bot
+    from skirmish.client.cli import head_line
+    from skirmish.client.connection import ClientError, GameOverUpdate
 
     def fail(message: str) -> int:
         print(f"skirmish bot: {message}", file=sys.stderr)

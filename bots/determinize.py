@@ -1,7 +1,7 @@
 """Determinization: a complete game state, sampled from what one side can see.
 
 A search bot must never read the true state (DESIGN.md sections 5 and 7). It searches from
-its own *view* (the state its client reduced from the events ``engine.view`` showed its side),
+its own *view* (the state its client reduced from the events ``skirmish.engine.view`` showed its side),
 and where that view hides something it plays from *determinizations*: complete states in which
 every hidden thing has been given a value drawn from what the side could believe.
 
@@ -12,7 +12,7 @@ add is what it samples with ``rng``.
 The core rules (seed 001) hide nothing: in their games a determinization is a copy of the view.
 Modules with hidden information name *samplers* in their ``Module`` (``samplers``): functions
 ``(state, side, rng) -> None`` that fill in, in place on the copy, what the module's redactions
-(``Module.redactions``, applied by ``engine.view``) took out of ``side``'s view. For example:
+(``Module.redactions``, applied by ``skirmish.engine.view``) took out of ``side``'s view. For example:
 
 - hands of cards (seed 002): deal the opponent's hand uniformly from the cards not seen
   (the deck minus the cards played and in the side's own hand), keeping its known size;
@@ -21,7 +21,7 @@ Modules with hidden information name *samplers* in their ``Module`` (``samplers`
 - private information (who the Lieutenant is): draw it among the candidates still possible.
 
 The samplers that apply are those of the modules the game has on (its rule set,
-``engine.rules.registry.rules_of``). ``hidden(state)`` says whether any applies: where none does,
+``skirmish.engine.rules.registry.rules_of``). ``hidden(state)`` says whether any applies: where none does,
 the view is the whole truth and a search may make one determinization and keep its tree from one
 decision to the next. Samplers run in the mission's order of the modules with the caller's
 ``rng``, so a search with a fixed seed samples the same worlds. A sampler reads only the view
@@ -31,9 +31,9 @@ copy it is given.
 from __future__ import annotations
 
 import random
-from bots.simulate import clone
-from engine.model import Side, State
-from engine.rules.registry import rules_of
+from skirmish.bots.simulate import clone
+from skirmish.engine.model import Side, State
+from skirmish.engine.rules.registry import rules_of
 
 
 def hidden(state: State) -> bool:

@@ -3,12 +3,12 @@
 ``evaluate(state, side)`` is a score in victory points (positive: ``side`` is ahead); ``reward``
 squashes it into [0, 1] (a logistic curve, ``SCALE`` points to 0.73) for the search. Every term
 reads only the state it is given, which for a bot is always its own view (or a determinization
-of it, ``bots.determinize``).
+of it, ``skirmish.bots.determinize``).
 
 The score is linear: for each term, ``side``'s sum minus the opponent's, times the term's
 weight in ``WEIGHTS`` (victory points per unit of the term):
 
-- ``points``: victory points now (``engine.rules.core.flow.points``: enemy units taken out,
+- ``points``: victory points now (``skirmish.engine.rules.core.flow.points``: enemy units taken out,
   objectives held, units standing in the enemy half) -- what decides the game at the round
   limit;
 - ``alive``, ``stress``, ``avoid``: for each unit still able to fight, its points, its points
@@ -29,7 +29,7 @@ weight in ``WEIGHTS`` (victory points per unit of the term):
 - ``objective_near``, ``objective_far``: the points of objectives the side does not hold with one
   of its units in Reach of them, or within a move and Reach;
 - the modules' terms (``Module.bots.terms``), last: the morale module's Command Tokens and its
-  pilots' Endurance and Fear (``engine.rules.morale.bots``) -- a pilot knocked out or frightened
+  pilots' Endurance and Fear (``skirmish.engine.rules.morale.bots``) -- a pilot knocked out or frightened
   is a unit that cannot act.
 
 With the capture module on (seed 000) four more terms count, for the side whose heroes may
@@ -56,15 +56,15 @@ import math
 import itertools
 from functools import lru_cache
 
-from engine import board as geo
-from engine.model import SIDES, UNARMED, Board, State, Unit, Weapon, other
-from engine.rules import registry
-from engine.rules.core.flow import points
-from engine.rules.capture import conditions as cap_cond
-from engine.rules.capture import dice as cap_dice
+from skirmish.engine import board as geo
+from skirmish.engine.model import SIDES, UNARMED, Board, State, Unit, Weapon, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.core.flow import points
+from skirmish.engine.rules.capture import conditions as cap_cond
+from skirmish.engine.rules.capture import dice as cap_dice
 
 # Victory points per unit of each term (side's sum minus the opponent's); see the docstring.
-# the modules' evaluation terms, in the catalog's order (engine.rules.registry.BotHooks)
+# the modules' evaluation terms, in the catalog's order (skirmish.engine.rules.registry.BotHooks)
 _MODULE_TERMS = registry.CATALOG.all().bots.terms
 
 WEIGHTS: dict[str, float] = {
@@ -92,14 +92,14 @@ SCALE = 3.0  # victory points that move the reward from 0.5 to about 0.73
 WIN = 30.0  # a won game, in victory points
 
 # The worth of a unit, in victory points: what an attack that takes it out (or wounds it) is
-# worth to the attacker. It measures firepower (``attack_value``) and prices options (bots.policy).
+# worth to the attacker. It measures firepower (``attack_value``) and prices options (skirmish.bots.policy).
 WORTH_ALIVE = 0.6  # per point of a unit able to fight, on top of the points its loss gives away
 WORTH_STRESS = 0.6  # per point of a unit, times its Stress fraction
 WORTH_AVOID = 0.25  # per point of a unit that can still Avoid an Injury
 MOMENTUM = 0.1  # a Momentum, in victory points (for pricing options)
 THREAT = 0.08  # a Threat, for a side that can spend it
 
-# The same weights per victory point, for scoring a unit's position (bots.policy.MoveScorer).
+# The same weights per victory point, for scoring a unit's position (skirmish.bots.policy.MoveScorer).
 _PER_POINT = WEIGHTS["points"]
 FIRE_NOW = WEIGHTS["fire_now"] / _PER_POINT
 FIRE_SOON = WEIGHTS["fire_soon"] / _PER_POINT
@@ -109,7 +109,7 @@ OBJECTIVE_NEAR = WEIGHTS["objective_near"] / _PER_POINT
 OBJECTIVE_FAR = WEIGHTS["objective_far"] / _PER_POINT
 
 CHALLENGE = ((0, 2 / 6), (1, 3 / 6), (2, 1 / 6))  # a Challenge Die's total: 3-4 -> 0; 1, 5, 6 -> 1; 2 -> 2
-COVER_DICE = 2  # engine.rules.core.attack.COVER_DICE
+COVER_DICE = 2  # skirmish.engine.rules.core.attack.COVER_DICE
 RANGE_DIFFICULTY = {"reach": 0, "close": 0, "medium": 0, "long": 1, "extreme": 2}
 
 
@@ -179,7 +179,7 @@ def _melee_odds(a_target: int, a_disc: int, a_focus: bool, a_diff: int, d_target
 
 
 def can_avoid(state: State, unit: Unit) -> bool:
-    """Whether ``unit`` could Avoid its next Injury (engine.rules.core.attack.avoid_options)."""
+    """Whether ``unit`` could Avoid its next Injury (skirmish.engine.rules.core.attack.avoid_options)."""
     if not unit.avoid_available:
         return False
     if unit.kind == "hero":
@@ -306,7 +306,7 @@ class BoardInfo:
 
     def row(self, x: int, y: int) -> bytes:
         """Line of fire from (x, y) to every cell, row-major (1: clear). Line of fire is
-        symmetric (engine.board.line_cells), so this is also every cell's line to (x, y)."""
+        symmetric (skirmish.engine.board.line_cells), so this is also every cell's line to (x, y)."""
         i = y * self.width + x
         row = self._rows.get(i)
         if row is None:

@@ -1,9 +1,9 @@
-"""``greedy``: one ply of lookahead with the shared evaluation (``bots.evaluate``).
+"""``greedy``: one ply of lookahead with the shared evaluation (``skirmish.bots.evaluate``).
 
 For each candidate option the bot plays it on a copy of its own view with fast local dice
-(``bots.simulate.step``), runs on to the next decision of either side -- through the decisions
+(``skirmish.bots.simulate.step``), runs on to the next decision of either side -- through the decisions
 inside the procedure the option started (buying dice, re-rolling, avoiding an Injury, the
-melee winner's choice, ...), which it answers with the static policy (``bots.policy``), so that
+melee winner's choice, ...), which it answers with the static policy (``skirmish.bots.policy``), so that
 an attack is judged by its rolled result and not by its declaration -- and evaluates the
 result from its own side. An option whose simulation rolled dice is averaged over ``samples``
 dice streams; every option sees the same streams (common random numbers), so two attacks are
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import time
 
-from bots.base import Bot
-from bots.evaluate import evaluate
-from bots.policy import option_scores
-from bots.simulate import clone, settle, step
-from engine.dice import LocalDice
-from engine.model import Decision, Option, State
+from skirmish.bots.base import Bot
+from skirmish.bots.evaluate import evaluate
+from skirmish.bots.policy import option_scores
+from skirmish.bots.simulate import clone, settle, step
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.model import Decision, Option, State
 
 
 class GreedyBot(Bot):

@@ -2,19 +2,19 @@
 
 Each iteration:
 
-1. **determinize** the view (``bots.determinize``): a complete state sampled from what the side
+1. **determinize** the view (``skirmish.bots.determinize``): a complete state sampled from what the side
    can see (today a copy: the core rules hide nothing). Worlds are told apart by their encoded
    bytes; the root's statistics are shared by all of them, so the move is chosen on the
    average over the worlds sampled, as in ISMCTS; below the root each world has its own tree.
 2. **select** down the tree with PUCT over the decision nodes of *both* sides: at a node the
    mover (``decision.side``) picks ``argmax q + c * prior * sqrt(N) / (1 + n)``, ``q`` being its
    own mean reward, so each side plays for itself. The prior is a softmax of the static option
-   scores of ``bots.policy`` (computed on a node's second visit: most leaves are never
+   scores of ``skirmish.bots.policy`` (computed on a node's second visit: most leaves are never
    revisited), and unvisited options start from their node's mean reward. ``c`` is
    ``c_puct`` (1.0: rewards are in [0, 1]).
 3. **chance**: an option whose play rolled dice is a chance edge. Its outcomes are the distinct
    states reached (keyed by their encoded bytes), sampled by really rolling fast local dice
-   (``engine.dice.LocalDice``, seeded from the bot's seed) while the edge has fewer than
+   (``skirmish.engine.dice.LocalDice``, seeded from the bot's seed) while the edge has fewer than
    ``sqrt(visits)`` outcomes (progressive widening), afterwards drawn among those seen in
    proportion to how often they were rolled. Deterministic edges are played once and cached,
    so walking down the tree costs nothing but the steps into new states.
@@ -22,7 +22,7 @@ Each iteration:
    with the static policy answers the decisions inside the procedure in progress (buying dice,
    avoiding an Injury, ...) and -- with ``rollout="turn"`` -- plays out the current unit's turn,
    then
-   ``bots.evaluate.reward`` (the evaluation squashed to [0, 1]; 1 or 0 for a finished game)
+   ``skirmish.bots.evaluate.reward`` (the evaluation squashed to [0, 1]; 1 or 0 for a finished game)
    scores it for side a.
 5. **back up** the reward along the path, each node crediting its mover's side.
 
@@ -34,7 +34,7 @@ The subtree under the chosen option is kept: if the next view the bot is handed 
 that search reached (byte for byte), the next search carries on from it.
 
 The bot only ever builds states from the view it is handed (``determinize``), and the engine
-steps it uses are the engine's own rules run on those states (``bots.simulate``).
+steps it uses are the engine's own rules run on those states (``skirmish.bots.simulate``).
 """
 
 from __future__ import annotations
@@ -43,13 +43,13 @@ import math
 import random
 import time
 
-from bots.base import Bot
-from bots.determinize import determinize, hidden
-from bots.evaluate import reward
-from bots.policy import best_option, option_scores
-from bots.simulate import PROCEDURE_KINDS, decode, encode, step
-from engine.dice import LocalDice
-from engine.model import Decision, Option, State
+from skirmish.bots.base import Bot
+from skirmish.bots.determinize import determinize, hidden
+from skirmish.bots.evaluate import reward
+from skirmish.bots.policy import best_option, option_scores
+from skirmish.bots.simulate import PROCEDURE_KINDS, decode, encode, step
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.model import Decision, Option, State
 
 
 class _Stats:

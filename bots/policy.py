@@ -1,9 +1,9 @@
 """A cheap, static score for every option of a decision: no simulation, only the state.
 
-``option_scores(state, decision)`` estimates, in the victory points of ``bots.evaluate``, how
+``option_scores(state, decision)`` estimates, in the victory points of ``skirmish.bots.evaluate``, how
 much each option gains the deciding side. It is the built-in bots' fast knowledge:
 
-- the search's prior over a node's options and its rollout policy (``bots.mcts``);
+- the search's prior over a node's options and its rollout policy (``skirmish.bots.mcts``);
 - the prefilter that picks which options ``greedy`` simulates when there are many.
 
 Attacks are worth their ``attack_value`` (lethal ones less the Threat they cost); a move or a
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from bots import evaluate as ev
-from engine import board as geo
-from engine.model import Decision, Option, State, TaskFrame, Unit, other
-from engine.rules import registry
-from engine.rules.core import procedure, tasks
-from engine.rules.capture import conditions as cap_cond
-from engine.rules.capture import dice as cap_dice
+from skirmish.bots import evaluate as ev
+from skirmish.engine import board as geo
+from skirmish.engine.model import Decision, Option, State, TaskFrame, Unit, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.core import procedure, tasks
+from skirmish.engine.rules.capture import conditions as cap_cond
+from skirmish.engine.rules.capture import dice as cap_dice
 
 
 # What the bundled modules give the bots (Module.bots): their options' and decisions' worth.

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bots.base import Bot
-from engine.model import Decision, Option, State
+from skirmish.bots.base import Bot
+from skirmish.engine.model import Decision, Option, State
 
 
 class RandomBot(Bot):

@@ -1,7 +1,7 @@
 """A bot plays one game over the network as an ordinary client (DESIGN.md section 7).
 
 The bot sees only its own view: the state its client reduced from the events the server showed
-its seat (``client.connection``), never the true state. It answers each decision of its seat;
+its seat (``skirmish.client.connection``), never the true state. It answers each decision of its seat;
 a decision that is already gone when it answers (the clock ran out and the server played the
 default) is skipped, and the game carries on.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 from typing import Callable
 
-from bots.base import Bot
-from client.connection import ClientError, Seat, Update, connect
-from engine.codec import clone_state
-from engine.model import Outcome
+from skirmish.bots.base import Bot
+from skirmish.client.connection import ClientError, Seat, Update, connect
+from skirmish.engine.codec import clone_state
+from skirmish.engine.model import Outcome
 
 
 async def run_bot(url: str, bot: Bot, *, mission: str | None = None, game_id: str | None = None,

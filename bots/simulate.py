@@ -1,6 +1,6 @@
 """Running the engine forward inside a bot's search, fast and on the bot's own copy.
 
-``engine.decide.decide`` is what the server runs: it validates the command, clones the state
+``skirmish.engine.decide.decide`` is what the server runs: it validates the command, clones the state
 (a MessagePack round trip) and returns events the caller must then apply with ``evolve`` --
 so every rule's effect is applied twice. A search that owns its working state needs neither
 the validation (it only ever plays an offered option) nor the clone, so ``step`` runs the very
@@ -9,7 +9,7 @@ is given, in place, through the engine's own ``Context``. ``tests/bots/test_bot_
 checks, over random playouts of every bundled mission, that ``step`` reaches exactly the state
 (same hash) that ``decide`` + ``evolve`` reach.
 
-Everything here works on a state the bot derived from its own view (see ``bots.determinize``),
+Everything here works on a state the bot derived from its own view (see ``skirmish.bots.determinize``),
 never on the server's.
 """
 
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import msgspec
 
-from bots.policy import best_option
-from engine.codec import clone_state
-from engine.dice.base import Dice
-from engine.events import DiceRolled, OptionChosen
-from engine.model import Option, State
-from engine.rules import registry
-from engine.rules.context import Context
+from skirmish.bots.policy import best_option
+from skirmish.engine.codec import clone_state
+from skirmish.engine.dice.base import Dice
+from skirmish.engine.events import DiceRolled, OptionChosen
+from skirmish.engine.model import Option, State
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
 
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
 _decoder = msgspec.msgpack.Decoder(State)
@@ -33,7 +33,7 @@ decode = _decoder.decode
 
 
 def clone(state: State) -> State:
-    """A deep copy (``engine.codec.clone_state``)."""
+    """A deep copy (``skirmish.engine.codec.clone_state``)."""
     return clone_state(state)
 
 
@@ -66,7 +66,7 @@ PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "by
 
 
 def settle(state: State, dice: Dice, limit: int = 24) -> bool:
-    """Play on, with ``bots.policy.best_option``, through the procedure decisions above until
+    """Play on, with ``skirmish.bots.policy.best_option``, through the procedure decisions above until
     a decision of another kind (or the end). Returns whether any dice were rolled."""
     rolled = False
     while limit and state.outcome is None:

@@ -1,6 +1,6 @@
 """The networked ``skirmish`` commands: ``play`` (a human at a terminal), ``spectate``, ``games``.
 
-``server.cli.build_parser`` registers them with ``add_commands``. Each prints a one-line error
+``skirmish.server.cli.build_parser`` registers them with ``add_commands``. Each prints a one-line error
 and exits 2 when the server is not there or refuses; 0 otherwise (a game played or watched to
 its end, or stdin closed: the seat stays yours, resume it later).
 """
@@ -13,9 +13,9 @@ import os
 import sys
 import threading
 
-from client import render
-from client.safe import safe
-from client.connection import (Client, ClientError, ConnectionLost, DecisionUpdate, EventUpdate,
+from skirmish.client import render
+from skirmish.client.safe import safe
+from skirmish.client.connection import (Client, ClientError, ConnectionLost, DecisionUpdate, EventUpdate,
                                GameOverUpdate, connect)
 
 EXIT_OK, EXIT_USAGE = 0, 2

@@ -9,7 +9,7 @@
                 await c.choose(update.decision, update.decision.options[0])
 
 The protocol itself (ids and replies, sequence numbers, gaps, duplicates, the view fold,
-``updates`` unpacked) is a sans-I/O ``client.session.ClientSession``; ``client.transport`` moves
+``updates`` unpacked) is a sans-I/O ``skirmish.client.session.ClientSession``; ``skirmish.client.transport`` moves
 its frames over a WebSocket, waits for replies, queues each game's updates and reconnects; this
 module is the client's API on top (the calls, each game's view, ``updates``).
 
@@ -20,7 +20,7 @@ What it does for you:
   ``decision``, ``game_over``) go to their game's queue, read with ``updates(game_id)``; with
   ``batch`` (the default) the server sends them as one ``updates`` per step, unpacked here into
   the same pushes (and the ``ack`` of a command folded into it);
-- **the view state**: each game's stream of view events is reduced with ``engine.evolve`` into
+- **the view state**: each game's stream of view events is reduced with ``skirmish.engine.evolve`` into
   this client's own ``State`` (from the ``GameCreated`` it receives), as soon as it arrives:
   ``view(game_id)`` is the latest view, ``pending(game_id)`` the pending decision and its clock;
 - **sequence numbers**: ``last_seq`` is the highest seq received. An event at or below it is a
@@ -43,7 +43,7 @@ What it does for you:
   server hands the seat (and its token) that request took to its retry, never a second one.
 
 Exceptions (all ``ClientError``): ``ClientError`` (the server's ``error`` reply: ``code`` is one of
-``protocol.errors.CODES``), ``ConnectFailed`` (no server there, or it refused the handshake),
+``skirmish.protocol.errors.CODES``), ``ConnectFailed`` (no server there, or it refused the handshake),
 ``ConnectionLost`` (the connection dropped while a call waited).
 """
 
@@ -57,11 +57,11 @@ from typing import AsyncIterator
 
 import msgspec
 
-from client.errors import ClientError, ConnectFailed, ConnectionLost
-from client.session import DecisionUpdate, EventUpdate, GameOverUpdate, GameView, Update
-from client.transport import Lost, Transport
-from engine.model import Decision, Option, State
-from protocol import messages as m
+from skirmish.client.errors import ClientError, ConnectFailed, ConnectionLost
+from skirmish.client.session import DecisionUpdate, EventUpdate, GameOverUpdate, GameView, Update
+from skirmish.client.transport import Lost, Transport
+from skirmish.engine.model import Decision, Option, State
+from skirmish.protocol import messages as m
 
 __all__ = ["Client", "ClientError", "ConnectFailed", "ConnectionLost", "DecisionUpdate", "EventUpdate",
            "GameOverUpdate", "GameView", "Seat", "Update", "connect", "new_client_seed"]
@@ -89,7 +89,7 @@ def connect(url: str, codec: str = "msgpack", name: str = "skirmish-client", *,
 
 class Client(Transport):
     """A client of the server: the protocol's calls, and what this client knows of each game
-    (the connection, the reader and reconnection are :class:`~client.transport.Transport`'s)."""
+    (the connection, the reader and reconnection are :class:`~skirmish.client.transport.Transport`'s)."""
 
     async def ping(self) -> None:
         await self._call(m.Ping())

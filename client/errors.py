@@ -1,5 +1,5 @@
 """The client's exceptions (all ``ClientError``): ``ClientError`` (the server's ``error`` reply:
-``code`` is one of ``protocol.errors.CODES``), ``ConnectFailed`` (no server there, or it refused the
+``code`` is one of ``skirmish.protocol.errors.CODES``), ``ConnectFailed`` (no server there, or it refused the
 handshake), ``ConnectionLost`` (the connection dropped while a call waited)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ __all__ = ["ClientError", "ConnectFailed", "ConnectionLost"]
 
 
 class ClientError(Exception):
-    """The server answered a call with ``error``; ``code`` is one of ``protocol.errors.CODES``.
+    """The server answered a call with ``error``; ``code`` is one of ``skirmish.protocol.errors.CODES``.
 
     Local failures use ``client.*`` codes (subclasses below)."""
 

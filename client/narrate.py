@@ -1,6 +1,6 @@
 """A readable account of events, one line each, for replays and the terminal client.
 
-Every line is passed through ``client.safe.safe``: names and other strings in events come from
+Every line is passed through ``skirmish.client.safe.safe``: names and other strings in events come from
 players and mission files, and must never reach a terminal as escapes or extra lines. Die rolls
 are explained (``explain_roll``): successes, Complications, Momentum, damage, what a re-roll
 replaced, worked out with the engine's own rules on the viewer's state.
@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from client.render import label
-from client.safe import safe
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
-from engine.rules import registry
-from engine.rules.challenges import dice as cdice
-from engine.rules.core import procedure, tasks
-from engine.rules.core.tasks import count_successes
+from skirmish.client.render import label
+from skirmish.client.safe import safe
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.challenges import dice as cdice
+from skirmish.engine.rules.core import procedure, tasks
+from skirmish.engine.rules.core.tasks import count_successes
 
 
 def _name(state: State, uid: str) -> str:
@@ -28,7 +28,7 @@ def _name(state: State, uid: str) -> str:
 
 def describe(event: ev.Event, state: State) -> str | None:
     """One line for ``event``, read against ``state`` (the state *before* the event), with every
-    character that could act on a terminal escaped (``client.safe``); None for events that say
+    character that could act on a terminal escaped (``skirmish.client.safe``); None for events that say
     nothing worth a line."""
     try:
         line = _describe(event, state)

@@ -2,16 +2,16 @@
 
 Everything here reads a ``State`` (a side's own view) and returns strings; nothing prints.
 Every string that came from a mission file or a player (unit, weapon, objective, item, card and
-facility names) is escaped with ``client.safe.safe`` before it is placed in a line.
+facility names) is escaped with ``skirmish.client.safe.safe`` before it is placed in a line.
 """
 
 from __future__ import annotations
 
-from client.safe import safe
-from engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
-from engine.rules import registry
-from engine.rules.challenges import dice as cdice
-from engine.rules.core.tasks import dice_cost, is_prepared
+from skirmish.client.safe import safe
+from skirmish.engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.challenges import dice as cdice
+from skirmish.engine.rules.core.tasks import dice_cost, is_prepared
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line
 CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponent's successes",
@@ -66,7 +66,7 @@ def unit_marks(state: State) -> dict[str, str]:
 
 
 def board(state: State, side: str = "", reachable=()) -> str:
-    """The map, three characters a cell: terrain (``engine.board``'s characters; deployment
+    """The map, three characters a cell: terrain (``skirmish.engine.board``'s characters; deployment
     zones shown as open ground) and units by their mark, upper case while standing, lower case
     when down with an Injury; the dead are left out. Rows are y, columns x: ``(x,y)`` is what
     move options name. The cells in ``reachable`` (where the pending decision can move) carry
@@ -172,7 +172,7 @@ def status_parts(state: State, side: str = "") -> tuple[str, str]:
 
 def label(option: Option, state: State, decision: Decision) -> str:
     """A short label for an option, e.g. "attack b1 with Type-2 phaser (lethal)", escaped
-    (``client.safe``): it names units, weapons and cards from the mission."""
+    (``skirmish.client.safe``): it names units, weapons and cards from the mission."""
     return safe(_label(tuple(option), state, decision))
 
 

@@ -7,7 +7,7 @@ back what happened, in order: the ``Reply`` to a request (its message, or the se
 and each game's updates (``EventUpdate``, ``DecisionUpdate``, ``GameOverUpdate``) for whoever
 reads that game. What it keeps (``GameView``, one per game):
 
-- **the view**: each game's stream of view events is folded with ``engine.evolve`` into this
+- **the view**: each game's stream of view events is folded with ``skirmish.engine.evolve`` into this
   client's own ``State`` (from the ``GameCreated`` it receives), as soon as it arrives; the
   latest ``decision`` push (with the deciding seat's clock) and the game's end;
 - **sequence numbers**: ``last_seq`` is the highest seq received. An event at or below it is a
@@ -18,7 +18,7 @@ reads that game. What it keeps (``GameView``, one per game):
 - **batching**: an ``updates`` frame is unpacked into the pushes v1 sends separately, in their
   order (and its ``ack`` is the reply to the command it answers).
 
-The asyncio client (``client.connection``) only moves the bytes, waits for replies and
+The asyncio client (``skirmish.client.connection``) only moves the bytes, waits for replies and
 reconnects; the tests drive this object directly, without sockets (tests/client/test_session.py).
 """
 
@@ -30,15 +30,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Union
 
-from client.narrate import describe
-from engine import events as ev
-from engine.errors import InvalidEvent
-from engine.evolve import evolve, initial_state
-from engine.model import Decision, Option, Outcome, State
-from protocol import messages as m
-from protocol.codec import Codec
-from protocol.errors import ProtocolError
-from protocol.messages import PROTOCOL_VERSION
+from skirmish.client.narrate import describe
+from skirmish.engine import events as ev
+from skirmish.engine.errors import InvalidEvent
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.model import Decision, Option, Outcome, State
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import Codec
+from skirmish.protocol.errors import ProtocolError
+from skirmish.protocol.messages import PROTOCOL_VERSION
 
 log = logging.getLogger("skirmish.client")
 

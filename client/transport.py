@@ -1,9 +1,9 @@
 """The client's transport: one WebSocket connection to the server at a time, the task reading its
 frames, calls waiting for their replies, and reconnection (resuming every game followed).
 
-The protocol itself is the sans-I/O ``client.session.ClientSession``; :class:`Transport` moves its
+The protocol itself is the sans-I/O ``skirmish.client.session.ClientSession``; :class:`Transport` moves its
 frames, resolves each call with its reply and puts each game's updates on that game's queue. The
-calls of the protocol, and what ``updates()`` yields, are ``client.connection.Client``'s.
+calls of the protocol, and what ``updates()`` yields, are ``skirmish.client.connection.Client``'s.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 
-from client.errors import ClientError, ConnectFailed, ConnectionLost
-from client.session import ClientSession, Reply
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK, codec_for
+from skirmish.client.errors import ClientError, ConnectFailed, ConnectionLost
+from skirmish.client.session import ClientSession, Reply
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK, codec_for
 
 __all__ = ["CALL_TIMEOUT", "CODECS", "RATE_RETRIES", "Lost", "Transport"]
 

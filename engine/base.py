@@ -3,15 +3,15 @@
 
 A module's events (``engine/rules/<module>/events.py``), frames (``frames.py``) and evolve
 handlers (``evolve.py``) import only these and the model, so that the shared files can gather
-them into the log's closed union (``engine.events.AnyEvent``), the frame union
-(``engine.model.FrameT``) and the evolve table (``engine.evolve``) when they are imported.
+them into the log's closed union (``skirmish.engine.events.AnyEvent``), the frame union
+(``skirmish.engine.model.FrameT``) and the evolve table (``skirmish.engine.evolve``) when they are imported.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from engine.errors import InvalidEvent
+from skirmish.engine.errors import InvalidEvent
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):

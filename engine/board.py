@@ -29,7 +29,7 @@ import heapq
 from fractions import Fraction
 from functools import lru_cache
 
-from engine.model import Board
+from skirmish.engine.model import Board
 
 BLOCKING = frozenset("#")
 COVER = frozenset("+")

@@ -55,7 +55,7 @@ def _is_immutable(tp, seen: frozenset = frozenset()) -> bool:
         return all(_is_immutable(f.type, seen | {tp}) for f in msgspec.structs.fields(tp))
     if origin in (dict, list) or tp in (dict, list):
         return False
-    raise TypeError(f"engine.clone: no copy rule for the type {tp!r}")
+    raise TypeError(f"skirmish.engine.clone: no copy rule for the type {tp!r}")
 
 
 def _dict_sorted(d: dict) -> dict:
@@ -90,7 +90,7 @@ def _copier(tp) -> Copier:
         return _dynamic
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         return _plan(tp)
-    raise TypeError(f"engine.clone: no copy rule for the type {tp!r}")
+    raise TypeError(f"skirmish.engine.clone: no copy rule for the type {tp!r}")
 
 
 def _dynamic(value):

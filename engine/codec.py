@@ -12,12 +12,12 @@ from typing import Callable
 
 import msgspec
 
-from engine.clone import planner
-from engine.events import AnyEvent, Event
-from engine.model import State, Unit
+from skirmish.engine.clone import planner
+from skirmish.engine.events import AnyEvent, Event
+from skirmish.engine.model import State, Unit
 
 # -- upcasting: stored events of an older shape are read as today's events ----------------------
-# The log is never rewritten: its hash chain covers the exact stored bytes, so ``engine.verify``
+# The log is never rewritten: its hash chain covers the exact stored bytes, so ``skirmish.engine.verify``
 # checks the chain on those bytes first and only then decodes them, upcasting on the way. When an
 # event's stored shape changes (a field renamed, retyped, or added with no default that fits the
 # old events), add to UPCASTERS under the event's tag a function from the older plain form (the
@@ -85,7 +85,7 @@ def clone_state(state: State) -> State:
     """A deep copy: ``decide`` runs the rules forward on one, never on the caller's state.
 
     Equal to a MessagePack round trip (``roundtrip_state``), in about a third of its time
-    (``engine.clone``)."""
+    (``skirmish.engine.clone``)."""
     return _clone_state(state)
 
 
@@ -97,7 +97,7 @@ def roundtrip_state(state: State) -> State:
 def state_hash(state: State) -> str:
     """sha256 over the canonical MessagePack encoding of the state, hex.
 
-    The hash of every engine version so far (0.1.0, 0.2.0; ``engine.versions``): the fields that
+    The hash of every engine version so far (0.1.0, 0.2.0; ``skirmish.engine.versions``): the fields that
     ``Unit`` and ``State`` had at the first release are always hashed; a field added since is
     hashed only while it differs from its default, so the bytes hashed for a game that leaves it
     at its default are exactly those the engine hashed before it existed, and older logs'
@@ -147,7 +147,7 @@ def _strip(plain: dict, defaults: dict[str, object]) -> dict:
 
 def _hashed_form(state: State):
     plain = msgspec.to_builtins(state, order="deterministic")
-    del plain["rules_version"]  # fixed by GameCreated, which the chain covers (engine.versions)
+    del plain["rules_version"]  # fixed by GameCreated, which the chain covers (skirmish.engine.versions)
     for unit in plain["units"].values():
         _strip(unit, _UNIT_LATER)
     return _strip(plain, _STATE_LATER)

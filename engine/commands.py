@@ -10,7 +10,7 @@ from typing import Union
 
 import msgspec
 
-from engine.model import Option
+from skirmish.engine.model import Option
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="type", tag=True):

@@ -14,14 +14,14 @@ Then the rules run forward on a clone of the state until the next decision or th
 
 from __future__ import annotations
 
-from engine.codec import clone_state
-from engine.commands import CANCEL_REASONS, Cancel, Choose, Command, Resign, Start
-from engine.dice.base import Dice
-from engine.errors import AlreadyStarted, GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
-from engine.events import Event, GameCancelled, GameStarted, OptionChosen, Resigned
-from engine.model import SIDES, Decision, Option, Outcome, State, other
-from engine.rules import registry
-from engine.rules.context import Context
+from skirmish.engine.codec import clone_state
+from skirmish.engine.commands import CANCEL_REASONS, Cancel, Choose, Command, Resign, Start
+from skirmish.engine.dice.base import Dice
+from skirmish.engine.errors import AlreadyStarted, GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
+from skirmish.engine.events import Event, GameCancelled, GameStarted, OptionChosen, Resigned
+from skirmish.engine.model import SIDES, Decision, Option, Outcome, State, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
 
 
 def default_option(decision: Decision) -> Option:

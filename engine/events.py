@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Union
 
-from engine.rules.bundled import parts
-from engine.model import Board, CaptureRules, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
+from skirmish.engine.rules.bundled import parts
+from skirmish.engine.model import Board, CaptureRules, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
-from engine.base import Event  # noqa: E402  (the base of every event, the modules' too)
+from skirmish.engine.base import Event  # noqa: E402  (the base of every event, the modules' too)
 
 
 # -- the game's frame ------------------------------------------------------------------------
@@ -347,7 +347,7 @@ class StealthChanged(Event):
     reason: str = ""
 
 
-# the events of the modules that keep them in their own folder (engine.rules.bundled.parts)
+# the events of the modules that keep them in their own folder (skirmish.engine.rules.bundled.parts)
 _MODULE_EVENTS = tuple(event for part in parts("events") for event in part.EVENTS)
 AnyEvent = Union[(
     GameCreated, ClientSeedAdded, SeatTaken, GameStarted, Resigned, GameEnded, SeedRevealed, Checkpoint,

@@ -2,7 +2,7 @@
 
 One small function per event type. ``evolve`` owns the state it is given and returns it
 (updated in place for speed: replaying must reach 300,000 events/s). Whoever needs the old
-state keeps a clone (``engine.codec.clone_state``). Each function first checks that the event
+state keeps a clone (``skirmish.engine.codec.clone_state``). Each function first checks that the event
 can follow the state (like eventsourcing's ``_check_sequence``) and raises ``InvalidEvent``
 otherwise, so a forged or corrupt log fails loudly instead of producing a wrong game.
 """
@@ -13,13 +13,13 @@ from typing import Callable
 
 import msgspec
 
-from engine import events as ev
-from engine.dice.fair import check_client_seed
-from engine.errors import InvalidEvent
-from engine.model import MOMENTUM_MAX, SIDES, State, Turn
-from engine.rules.bundled import parts
-from engine.versions import CURRENT as CURRENT_RULES
-from engine.versions import level as rules_level
+from skirmish.engine import events as ev
+from skirmish.engine.dice.fair import check_client_seed
+from skirmish.engine.errors import InvalidEvent
+from skirmish.engine.model import MOMENTUM_MAX, SIDES, State, Turn
+from skirmish.engine.rules.bundled import parts
+from skirmish.engine.versions import CURRENT as CURRENT_RULES
+from skirmish.engine.versions import level as rules_level
 
 
 def initial_state(created: ev.GameCreated) -> State:
@@ -134,7 +134,7 @@ def _seed_revealed(s: State, e: ev.SeedRevealed) -> None:
 
 
 def _checkpoint(s: State, e: ev.Checkpoint) -> None:
-    pass  # verified by engine.verify, which hashes the state before applying it
+    pass  # verified by skirmish.engine.verify, which hashes the state before applying it
 
 
 def _dice_rolled(s: State, e: ev.DiceRolled) -> None:
@@ -494,6 +494,6 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.FacilityDestroyed: _facility_destroyed,
     ev.StealthChanged: _stealth_changed,
 }
-# the handlers of the modules whose events live in their own folder (engine.rules.bundled.parts)
+# the handlers of the modules whose events live in their own folder (skirmish.engine.rules.bundled.parts)
 for _part in parts("evolve"):
     _HANDLERS.update(_part.HANDLERS)

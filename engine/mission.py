@@ -1,6 +1,6 @@
 """Missions as data: a TOML text (human-editable, with an ASCII map) -> a checked ``Mission``.
 
-The engine parses text only (it does no I/O); ``server.missions`` finds and reads the files.
+The engine parses text only (it does no I/O); ``skirmish.server.missions`` finds and reads the files.
 Every problem is a ``MissionError`` naming the source, the field and what is wrong. The format
 is documented in ``docs/missions.md``.
 """
@@ -13,15 +13,15 @@ from typing import Literal
 
 import msgspec
 
-from engine import board as geo
-from engine.errors import MissionError
-from engine.events import GameCreated
-from engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
-from engine.rules.challenges.setup import ChallengesSpec
-from engine.rules.challenges import setup as challenges_setup
-from engine.rules.bundled import parts
-from engine.rules.registry import known_modules
-from engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (engine.versions)
+from skirmish.engine import board as geo
+from skirmish.engine.errors import MissionError
+from skirmish.engine.events import GameCreated
+from skirmish.engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
+from skirmish.engine.rules.challenges.setup import ChallengesSpec
+from skirmish.engine.rules.challenges import setup as challenges_setup
+from skirmish.engine.rules.bundled import parts
+from skirmish.engine.rules.registry import known_modules
+from skirmish.engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (skirmish.engine.versions)
 
 
 
@@ -314,7 +314,7 @@ def _board(spec: BoardSpec, fail) -> Board:
     if b.long > MAX_BAND:
         fail("board.bands.long", f"must be at most {MAX_BAND}, not {b.long}")
     board = Board(width, len(rows), "".join(rows), b.reach, b.close, b.medium, b.long, spec.midline)
-    # Side a's half is the low one (engine.board.half): a deployment zone in the enemy's half
+    # Side a's half is the low one (skirmish.engine.board.half): a deployment zone in the enemy's half
     # would turn the mid-line scoring round.
     for y in range(board.height):
         for x in range(board.width):

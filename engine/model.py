@@ -1,6 +1,6 @@
 """The game state: plain data that msgpack carries, procedures in progress included.
 
-Everything here is a ``msgspec.Struct``. The state is only ever changed by ``engine.evolve``,
+Everything here is a ``msgspec.Struct``. The state is only ever changed by ``skirmish.engine.evolve``,
 which owns the object it is given; everybody else treats it as read-only (``decide`` works on a
 clone). Names follow the rule texts: a *unit* is a character or NPC (seed 001), *heroes* and
 *bogeys* are seed 000's names for them (RULES-BRIEF "Units and their numbers").
@@ -12,9 +12,9 @@ from typing import Union
 
 import msgspec
 
-from engine.base import Frame
-from engine.rules.bundled import parts
-from engine.versions import CURRENT as CURRENT_RULES
+from skirmish.engine.base import Frame
+from skirmish.engine.rules.bundled import parts
+from skirmish.engine.versions import CURRENT as CURRENT_RULES
 
 Side = str  # "a" or "b"
 SIDES: tuple[Side, Side] = ("a", "b")
@@ -123,7 +123,7 @@ class _UnitCore(msgspec.Struct):
     bonus_actions: int = 0  # seed 000 bonus actions not yet spent (one extra Minor Action each; lost in the End Phase)
     xp: int = 0  # experience earned in this scene (seed 000: +1 for removing a captive)
     removed: bool = False  # taken off the table as a captive (then also ``dead``: out of play)
-    mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (engine.rules.capture.dice)
+    mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (skirmish.engine.rules.capture.dice)
     fight: int = 0
     acuity: int = 0
     # -- challenges module (seed 002)
@@ -140,7 +140,7 @@ class _UnitCore(msgspec.Struct):
 
 
 # A unit: the core's fields, then each bundled module's (``Unit`` in its ``fields.py``), in the
-# order of ``engine.rules.bundled.BUNDLED``: the order of the stored GameCreated's bytes.
+# order of ``skirmish.engine.rules.bundled.BUNDLED``: the order of the stored GameCreated's bytes.
 Unit = msgspec.defstruct("Unit", [f for part in parts("fields") for f in part.UNIT], bases=(_UnitCore,),
                          module=__name__)
 
@@ -158,7 +158,7 @@ class CaptureRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A square grid, row-major, one terrain character per cell (see engine.board)."""
+    """A square grid, row-major, one terrain character per cell (see skirmish.engine.board)."""
 
     width: int
     height: int
@@ -194,7 +194,7 @@ class Turn(msgspec.Struct):
     task: str = ""  # the Task attempted this turn, "" while none
 
 
-# Procedures in progress live on ``State.stack`` as frames (``engine.base.Frame``).
+# Procedures in progress live on ``State.stack`` as frames (``skirmish.engine.base.Frame``).
 
 
 class TaskFrame(Frame, tag="task"):
@@ -311,7 +311,7 @@ class ChallengeFrame(Frame, tag="challenge"):
     dnonce: int = -1
 
 
-# the frames of the modules that keep them in their own folder (engine.rules.bundled.parts)
+# the frames of the modules that keep them in their own folder (skirmish.engine.rules.bundled.parts)
 _MODULE_FRAMES = tuple(frame for part in parts("frames") for frame in part.FRAMES)
 FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
                 ChallengeFrame,  # challenges module (seed 002)
@@ -326,7 +326,7 @@ class _StateCore(msgspec.Struct):
     board: Board
     units: dict[str, Unit]
     rounds: int  # the round limit
-    modules: tuple[str, ...] = ()  # the rules modules this game has on (engine.rules.registry)
+    modules: tuple[str, ...] = ()  # the rules modules this game has on (skirmish.engine.rules.registry)
     objectives: dict[str, Objective] = {}
     items: dict[str, Item] = {}
     midline_points: int = 0  # victory points per unit standing in the enemy half at the end
@@ -361,8 +361,8 @@ class _StateCore(msgspec.Struct):
     action_points: dict[str, int] = {}
     salt: tuple[int, ...] = ()  # hidden: keeps the Checkpoint hashes from revealing the hands
     # -- the fields of the modules that keep them in their own folder: ``State`` below
-    # -- the rules this game is played under (engine.versions): set from GameCreated.engine_version,
-    # left out of the state hash (engine.codec.state_hash)
+    # -- the rules this game is played under (skirmish.engine.versions): set from GameCreated.engine_version,
+    # left out of the state hash (skirmish.engine.codec.state_hash)
     rules_version: int = CURRENT_RULES
 
     def side_units(self, side: Side) -> list[Unit]:

@@ -4,7 +4,7 @@
 and checks, stopping at the first bad event and naming it:
 
 1. **sequence**: seqs run 1, 2, 3, ... with none missing (a deleted event shows here);
-2. **hash chain**: each stored hash is ``engine.log.chain_hash`` of the previous one and the
+2. **hash chain**: each stored hash is ``skirmish.engine.log.chain_hash`` of the previous one and the
    exact stored bytes (a changed byte, or reordered events, show here);
 3. **decoding**: each event's bytes are a known event of the right shape;
 4. **replay**: each event can follow the state before it (``evolve`` accepts it);
@@ -13,7 +13,7 @@ and checks, stopping at the first bad event and naming it:
 7. **dice**: each roll equals the roll recomputed from the seed, the client seeds logged
    before it (a client seed applies only to later rolls) and its nonce;
 8. **rules**: re-running ``decide`` -- with the rules of the engine version that recorded the game
-   (``GameCreated.engine_version``, ``engine.versions``; a version this engine does not know
+   (``GameCreated.engine_version``, ``skirmish.engine.versions``; a version this engine does not know
    fails at event 1) -- on every logged command (start, each choice, resignation,
    the cancellation or expiry of a game nobody joined)
    with the revealed dice produces exactly the logged events, so the server could neither
@@ -34,16 +34,16 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
-from engine import events as ev
-from engine.codec import DecodeError, decode_event, encode_event, state_hash
-from engine.commands import Cancel, Choose, Command, Resign, Start
-from engine.decide import decide
-from engine.dice.fair import ProvablyFairDice
-from engine.errors import GameError, InvalidEvent
-from engine.evolve import evolve, initial_state
-from engine.log import GENESIS_HASH, chain_hash
-from engine.versions import ENGINE_VERSION, UnknownVersion
-from engine.versions import level as rules_level
+from skirmish.engine import events as ev
+from skirmish.engine.codec import DecodeError, decode_event, encode_event, state_hash
+from skirmish.engine.commands import Cancel, Choose, Command, Resign, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice.fair import ProvablyFairDice
+from skirmish.engine.errors import GameError, InvalidEvent
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.log import GENESIS_HASH, chain_hash
+from skirmish.engine.versions import ENGINE_VERSION, UnknownVersion
+from skirmish.engine.versions import level as rules_level
 
 
 class LoggedEvent(NamedTuple):
@@ -142,7 +142,7 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
     seq0, first = decoded[0]
     if not isinstance(first, ev.GameCreated) or first.game_id != game_id:
         return report.fail(seq0, "the first event must be GameCreated for this game")
-    try:  # the game is re-run with the rules it was played under (engine.versions)
+    try:  # the game is re-run with the rules it was played under (skirmish.engine.versions)
         rules_level(first.engine_version)
     except UnknownVersion as exc:
         return report.fail(seq0, f"the rules cannot be re-run: {exc}")

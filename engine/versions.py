@@ -5,7 +5,7 @@ version this engine still plays, oldest first; the last is ``ENGINE_VERSION``, t
 game is played under. The rules branch on the version where they changed: ``initial_state``
 sets ``State.rules_version`` (the version's index in ``VERSIONS``, an int so that a branch is one
 comparison) from ``GameCreated``, and a rule that changed asks ``since(state, V0_2)``. The state
-hash leaves ``rules_version`` out (``engine.codec.state_hash``): it is fixed by ``GameCreated``,
+hash leaves ``rules_version`` out (``skirmish.engine.codec.state_hash``): it is fixed by ``GameCreated``,
 which the hash chain already covers, and leaving it out keeps every recorded checkpoint valid.
 
 Raising the version (docs/decisions.md "Old games verify forever"): append it here, give the
@@ -43,7 +43,7 @@ _NONE = object()
 def level(version: str, unknown=_NONE) -> int:
     """The ``rules_version`` of games recorded by engine ``version``; for a version this engine
     does not know, ``unknown`` if given (a view only folds events: it needs no rules), else
-    ``UnknownVersion`` (``engine.verify`` refuses such a game at its first event)."""
+    ``UnknownVersion`` (``skirmish.engine.verify`` refuses such a game at its first event)."""
     try:
         return VERSIONS.index(version)
     except ValueError:

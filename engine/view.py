@@ -11,13 +11,13 @@ What is hidden, and from whom:
 - The core rules (seed 001) have no hidden information: every other event is public.
   Modules with hidden units or hands of cards name their redactions in their ``Module``
   (``redactions``): event type -> (event, viewer) -> event or None. An event type's redactions
-  are those of every module of the catalog (``engine.rules.registry``), chained.
+  are those of every module of the catalog (``skirmish.engine.rules.registry``), chained.
 """
 
 from __future__ import annotations
 
-from engine.events import Event
-from engine.rules import registry
+from skirmish.engine.events import Event
+from skirmish.engine.rules import registry
 
 VIEWERS = ("a", "b", "spectator", "all")
 

@@ -8,7 +8,7 @@ code that says what is wrong; the server answers it with an ``error`` message. W
 frame holds, nothing else escapes it: a frame nesting arrays and maps deeper than ``MAX_DEPTH``
 is ``protocol.malformed`` before it is decoded (decoding it would recurse that deep), and so is
 a MessagePack string that is not UTF-8. A client string that breaks its field's rule (length,
-characters: ``protocol.messages``, "client strings") is ``protocol.invalid_field``, and the
+characters: ``skirmish.protocol.messages``, "client strings") is ``protocol.invalid_field``, and the
 message names the field and the rule.
 """
 
@@ -20,8 +20,8 @@ import typing
 
 import msgspec
 
-from protocol.errors import ProtocolError
-from protocol.messages import CLIENT_TYPES, ClientMessage, ServerMessage
+from skirmish.protocol.errors import ProtocolError
+from skirmish.protocol.messages import CLIENT_TYPES, ClientMessage, ServerMessage
 
 MSGPACK = "skirmish.v1.msgpack"
 JSON = "skirmish.v1.json"

@@ -6,7 +6,7 @@ Hierarchy::
         (codes "protocol.*": malformed, unknown_type, invalid_field, too_large, version,
          rate_limited)
 
-Engine rejections keep their own codes (``engine.errors``: "game.*"). The lobby and seats use
+Engine rejections keep their own codes (``skirmish.engine.errors``: "game.*"). The lobby and seats use
 "lobby.*" and "auth.*"; the server itself "server.*". ``CODES`` lists them all, with what each
 means; ``docs/protocol.md`` documents them.
 """

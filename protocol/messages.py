@@ -12,8 +12,8 @@ from typing import Annotated, Literal, Union
 
 import msgspec
 
-from engine.events import AnyEvent
-from engine.model import Decision, Outcome
+from skirmish.engine.events import AnyEvent
+from skirmish.engine.model import Decision, Outcome
 
 PROTOCOL_VERSION = 1
 

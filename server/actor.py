@@ -8,15 +8,15 @@ A command's way (DESIGN.md section 1)::
 
 Nothing else changes the game: seating, starting, watching (whose backlog must not interleave
 with new events), clock time-outs and forfeits all run as jobs on the same queue. Fanning out
-only *queues* frames on each connection (``server.connection``), so a slow reader never holds
+only *queues* frames on each connection (``skirmish.server.connection``), so a slow reader never holds
 the actor up.
 
-Every outbound event passes through ``engine.view.view``; a ``None`` view is not sent, and the
+Every outbound event passes through ``skirmish.engine.view.view``; a ``None`` view is not sent, and the
 pending decision is shown to each viewer through the view of its ``DecisionRequested``.
 
 **Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection is
 staged, not sent, and goes out as one ``updates`` message at the end of the job
-(``server.outbox``).
+(``skirmish.server.outbox``).
 """
 
 from __future__ import annotations
@@ -25,19 +25,19 @@ import asyncio
 import time
 from typing import Awaitable, Callable
 
-from engine.codec import decode_event
-from engine.commands import Cancel, Choose, Resign, Start
-from engine.decide import default_option
-from engine.dice.fair import check_client_seed
-from engine.errors import GameError
-from engine.events import ClientSeedAdded, DecisionRequested, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
-from engine.view import view
-from protocol.errors import ProtocolError
-from protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated
-from server.clock import GameClock
-from server.connection import Connection
-from server.game import LiveGame, Submitted
-from server.outbox import Outbox
+from skirmish.engine.codec import decode_event
+from skirmish.engine.commands import Cancel, Choose, Resign, Start
+from skirmish.engine.decide import default_option
+from skirmish.engine.dice.fair import check_client_seed
+from skirmish.engine.errors import GameError
+from skirmish.engine.events import ClientSeedAdded, DecisionRequested, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
+from skirmish.engine.view import view
+from skirmish.protocol.errors import ProtocolError
+from skirmish.protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated
+from skirmish.server.clock import GameClock
+from skirmish.server.connection import Connection
+from skirmish.server.game import LiveGame, Submitted
+from skirmish.server.outbox import Outbox
 
 SEATS = ("a", "b")
 _HIDDEN = object()  # a cached "this viewer does not see this event"
@@ -153,7 +153,7 @@ class GameActor:
                    request_id: str = "") -> str:
         s = self.state
         held = conn.roles.get(self.game_id)
-        if request_id:  # a retry whose first try took a seat gets that seat again (server.lobby)
+        if request_id:  # a retry whose first try took a seat gets that seat again (skirmish.server.lobby)
             events = await LiveGame.stored_request(self.game.store, self.game_id, request_key(request_id))
             if events is not None:
                 seat = seat_of_request(events, request_id, requested, client_seed, self.game_id)

@@ -13,7 +13,7 @@ carrying the message's ``id``, and the connection stays usable, except:
 
 - ``hello`` with another protocol version: ``error protocol.version``, then close 1002;
 - a frame over websockets' ``max_size`` (``ServerConfig.ws_max_size``): closed by websockets, 1009;
-- a client too slow to read what it is sent: closed 1008 (``server.connection``);
+- a client too slow to read what it is sent: closed 1008 (``skirmish.server.connection``);
 - no ``hello`` within ``hello_timeout``: ``error protocol.hello_timeout``, then close 1008;
 - silent for ``idle_timeout`` while following no unfinished game: ``error server.idle_timeout``,
   then close 1008;
@@ -41,15 +41,15 @@ import structlog
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, NegotiationError
 
-from engine.errors import GameError
-from protocol.codec import SUBPROTOCOLS, codec_for
-from protocol.errors import ProtocolError
-from server.config import ServerConfig
-from server.connection import Connection, TokenBucket
-from server.lobby import Lobby
-from server.session import MAX_NAME, SERVER_NAME, ServerSession, frame_id  # noqa: F401 (MAX_NAME: re-exported)
-from server.logs import configure_logging, get_logger
-from server.store import EventStore, MemoryStore
+from skirmish.engine.errors import GameError
+from skirmish.protocol.codec import SUBPROTOCOLS, codec_for
+from skirmish.protocol.errors import ProtocolError
+from skirmish.server.config import ServerConfig
+from skirmish.server.connection import Connection, TokenBucket
+from skirmish.server.lobby import Lobby
+from skirmish.server.session import MAX_NAME, SERVER_NAME, ServerSession, frame_id  # noqa: F401 (MAX_NAME: re-exported)
+from skirmish.server.logs import configure_logging, get_logger
+from skirmish.server.store import EventStore, MemoryStore
 
 __all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
 
@@ -71,10 +71,10 @@ def store_path(config: ServerConfig) -> Path | None:
     if config.in_memory:
         return None
     if config.db:
-        from server.store.location import resolve
+        from skirmish.server.store.location import resolve
 
         return resolve(config.db, memory=True, what="db")
-    from server.cli import default_db
+    from skirmish.server.cli import default_db
 
     return default_db()
 
@@ -83,7 +83,7 @@ async def open_configured_store(config: ServerConfig) -> EventStore:
     path = store_path(config)
     if path is None:
         return MemoryStore()
-    from server.store.location import open_sqlite  # names the path and the problem
+    from skirmish.server.store.location import open_sqlite  # names the path and the problem
 
     return await open_sqlite(path, create=True, writer=config.store_writer)
 
@@ -125,7 +125,7 @@ class App:
             compression=None if c.compression == "none" else "deflate",
             max_size=c.ws_max_size, ping_interval=c.ping_interval or None, ping_timeout=c.ping_timeout or None,
             close_timeout=c.close_timeout, server_header=SERVER_NAME,
-            logger=logging.getLogger("websockets.server"))  # server.logs turns its records into JSON
+            logger=logging.getLogger("websockets.server"))  # skirmish.server.logs turns its records into JSON
         self.port = self._server.sockets[0].getsockname()[1]
         self.log.info("server.listening", url=self.url, host=c.host, port=self.port,
                       db=str(store_path(c) or ":memory:") if self._owns_store else "(given)",

@@ -13,8 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from server import cli_args
-from server.cli_args import EXIT_FAILED, EXIT_FORFEIT, EXIT_OK, EXIT_USAGE, package_version
+from skirmish.server import cli_args
+from skirmish.server.cli_args import EXIT_FAILED, EXIT_FORFEIT, EXIT_OK, EXIT_USAGE, package_version
 
 def default_db() -> Path:
     if os.environ.get("SKIRMISH_DB"):
@@ -30,7 +30,7 @@ class CliError(Exception):
 
 def db_path(text: str | None) -> Path:
     """The store file ``--db`` (or else ``$SKIRMISH_DB``, or else the default) names, checked."""
-    from server.store.location import resolve
+    from skirmish.server.store.location import resolve
 
     if text is not None:
         return resolve(text, what="--db")
@@ -40,7 +40,7 @@ def db_path(text: str | None) -> Path:
 
 
 async def _open(db: str | None, *, create: bool):
-    from server.store.location import open_sqlite, prepare
+    from skirmish.server.store.location import open_sqlite, prepare
 
     path = db_path(db)
     prepare(path, create=False)
@@ -51,7 +51,7 @@ async def _open(db: str | None, *, create: bool):
 
 
 async def _load_log(store, game_id: str):
-    from server.store import UnknownGame
+    from skirmish.server.store import UnknownGame
 
     try:
         return await store.read(game_id)
@@ -67,10 +67,10 @@ async def _load_log(store, game_id: str):
 async def cmd_match(args) -> int:
     from functools import partial
 
-    from bots import make_bot
-    from server import missions
-    from server.match import play_match
-    from server.tournament.guard import GuardedBot
+    from skirmish.bots import make_bot
+    from skirmish.server import missions
+    from skirmish.server.match import play_match
+    from skirmish.server.tournament.guard import GuardedBot
 
     mission = missions.load(args.mission)
     names = args.bots.split(",")
@@ -127,10 +127,10 @@ async def cmd_replay(args) -> int:
 def _narrate(datas: list[bytes], viewer: str) -> int:
     """Print the events (stored bytes) as ``viewer`` sees them. An event that cannot be read or
     replayed stops it: the events before it are printed, then the error names it (exit 1)."""
-    from client.narrate import describe
-    from engine.codec import DecodeError, decode_event
-    from engine.evolve import evolve, initial_state
-    from engine.view import view
+    from skirmish.client.narrate import describe
+    from skirmish.engine.codec import DecodeError, decode_event
+    from skirmish.engine.evolve import evolve, initial_state
+    from skirmish.engine.view import view
 
     events, bad = [], None
     for seq, data in enumerate(datas, start=1):
@@ -169,7 +169,7 @@ def _narrate(datas: list[bytes], viewer: str) -> int:
 
 
 def _read_replay_file(path: str):
-    from server.replayfile import ReplayFileError, read_file
+    from skirmish.server.replayfile import ReplayFileError, read_file
 
     try:
         data = Path(path).read_bytes()
@@ -189,8 +189,8 @@ def _hex_digest(value: str) -> str:
 
 
 async def cmd_verify(args) -> int:
-    from engine.verify import LoggedEvent, verify_log
-    from server.replayfile import verify_file
+    from skirmish.engine.verify import LoggedEvent, verify_log
+    from skirmish.server.replayfile import verify_file
 
     expect = _hex_digest(args.expect_head) if args.expect_head is not None else None
     if args.file:
@@ -221,7 +221,7 @@ async def cmd_verify(args) -> int:
 
 
 async def cmd_export(args) -> int:
-    from server.replayfile import export_game
+    from skirmish.server.replayfile import export_game
 
     async with await _open(args.db, create=False) as store:
         if not await _load_log(store, args.game):
@@ -233,8 +233,8 @@ async def cmd_export(args) -> int:
 
 
 async def cmd_import(args) -> int:
-    from server.replayfile import ImportRefused, ReplayFileError, import_game
-    from server.store import GameExists
+    from skirmish.server.replayfile import ImportRefused, ReplayFileError, import_game
+    from skirmish.server.store import GameExists
 
     try:
         data = Path(args.file).read_bytes()
@@ -256,7 +256,7 @@ async def cmd_import(args) -> int:
 
 
 async def cmd_missions(args) -> int:
-    from server import missions
+    from skirmish.server import missions
 
     for m in missions.bundled().values():
         mods = ", ".join(m.modules) or "core only"
@@ -268,7 +268,7 @@ async def cmd_missions(args) -> int:
 
 
 async def cmd_tournament(args) -> int:
-    from server.tournament import TournamentError, load_config, run_tournament
+    from skirmish.server.tournament import TournamentError, load_config, run_tournament
 
     flags = {key: getattr(args, key.replace("-", "_")) for key in (
         "bots", "mission", "games", "format", "rounds", "champion", "workers", "seed", "out",
@@ -299,15 +299,15 @@ def _command_line(args) -> str:
     if Path(script).name == "skirmish":
         prog = [script]
     elif Path(script).name == "cli.py" and Path(script).parent.name == "server":
-        prog = [sys.executable, "-m", "server.cli"]
+        prog = [sys.executable, "-m", "skirmish.server.cli"]
     else:
         prog = ["skirmish"]
     return shlex.join([*prog, *argv])
 
 
 async def cmd_serve(args) -> int:
-    from server.app import ServerConfig, serve_until_signalled
-    from server.logs import configure_logging
+    from skirmish.server.app import ServerConfig, serve_until_signalled
+    from skirmish.server.logs import configure_logging
 
     try:
         config = ServerConfig.from_env(
@@ -338,8 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     for add, run in commands:  # each command's arguments (server/cli_args.py), and what runs it
         add(sub).set_defaults(run=run)
 
-    from bots.cli import add_commands as add_bot_commands  # bot: a bot on a server
-    from client.cli import add_commands  # play, spectate, games: the networked client
+    from skirmish.bots.cli import add_commands as add_bot_commands  # bot: a bot on a server
+    from skirmish.client.cli import add_commands  # play, spectate, games: the networked client
 
     add_commands(sub)
     add_bot_commands(sub)
@@ -350,8 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.errors import MissionError
-    from server.store import StoreError
+    from skirmish.engine.errors import MissionError
+    from skirmish.server.store import StoreError
 
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # (tournament: shown as the way to resume)

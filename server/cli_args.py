@@ -1,7 +1,7 @@
 """The ``skirmish`` command line's arguments: for each command this package runs, the function
 that adds its subparser (flags, help, epilog), and the exit statuses those texts promise.
-``server.cli.build_parser`` puts them together with each command's ``run``; the networked client's
-and the bots' commands add themselves (``client.cli``, ``bots.cli``).
+``skirmish.server.cli.build_parser`` puts them together with each command's ``run``; the networked client's
+and the bots' commands add themselves (``skirmish.client.cli``, ``skirmish.bots.cli``).
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def add_serve(sub) -> argparse.ArgumentParser:
                    help="default: info")
     p.add_argument("--compression", default=None, choices=["deflate", "none"],
                    help="permessage-deflate when a client offers it (deflate), or never (none, the default: less CPU and memory per connection, more bytes)")
-    from server.store.sqlite import WRITERS
+    from skirmish.server.store.sqlite import WRITERS
 
     p.add_argument("--store-writer", default=None, choices=WRITERS,
                    help="where the SQLite store writes: a child process (the default: the event loop keeps "

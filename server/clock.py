@@ -3,7 +3,7 @@
 Each decision gives the deciding seat ``move_ms``; once that is spent its banked reserve runs
 (``reserve_ms`` for the whole game, never refilled, like Kaggle's overage time). When both are
 gone the decision has timed out: the server plays the documented default
-(``engine.decide.default_option``) for the seat and counts a time-out; at ``max_timeouts`` the
+(``skirmish.engine.decide.default_option``) for the seat and counts a time-out; at ``max_timeouts`` the
 seat forfeits. The reserve and time-out count are not in the log: after a restart each seat's
 time-outs are counted again from the log (``OptionChosen.timeout``) and its reserve is full.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from protocol.messages import Clock
+from skirmish.protocol.messages import Clock
 
 
 @dataclass

@@ -5,7 +5,7 @@ Defaults, and why:
 
 - ``move_ms`` 30 000 and ``reserve_ms`` 120 000: each decision has 30 s; past that the seat's
   banked reserve (2 minutes for the whole game, never refilled) runs; when both are gone the
-  server plays ``engine.decide.default_option`` for the seat, recorded as a time-out.
+  server plays ``skirmish.engine.decide.default_option`` for the seat, recorded as a time-out.
   ``max_timeouts`` 3: the third time-out forfeits the game (0: never forfeit).
 - ``max_frame`` 64 KiB: a bigger frame gets ``protocol.too_large`` and is dropped, the
   connection stays; ``ws_max_size`` 1 MiB is websockets' own limit, past which it closes the
@@ -45,7 +45,7 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from server.store.sqlite import WRITERS
+from skirmish.server.store.sqlite import WRITERS
 
 ENV_PREFIX = "SKIRMISH_"
 MEMORY = (":memory:", "memory:")  # ``db`` values that select the in-memory store
@@ -55,7 +55,7 @@ MEMORY = (":memory:", "memory:")  # ``db`` values that select the in-memory stor
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765  # 0: an ephemeral port (``srv.port`` says which)
-    db: str = ""  # a SQLite file; "" = server.cli.default_db(); ":memory:" = nothing persisted
+    db: str = ""  # a SQLite file; "" = skirmish.server.cli.default_db(); ":memory:" = nothing persisted
     move_ms: int = 30_000  # time for each decision before the reserve is used
     reserve_ms: int = 120_000  # banked time per seat for the whole game, not refilled
     max_timeouts: int = 3  # time-outs after which a seat forfeits (0: never)
@@ -104,8 +104,8 @@ class ServerConfig:
             raise ValueError(f"store_writer is one of {', '.join(WRITERS)}, not {self.store_writer!r}")
         if self.max_frame < 1 or self.ws_max_size < self.max_frame:
             raise ValueError("max_frame must be >= 1 and ws_max_size >= max_frame")
-        if self.db:  # a store this server can open: a SQLite file or :memory: (server.store.location)
-            from server.store.location import resolve
+        if self.db:  # a store this server can open: a SQLite file or :memory: (skirmish.server.store.location)
+            from skirmish.server.store.location import resolve
 
             resolve(self.db, memory=True, what="--db/SKIRMISH_DB")
 

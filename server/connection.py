@@ -1,7 +1,7 @@
 """One client connection's I/O: its send queue and its writer task, around its protocol session.
 
 Everything the protocol decides (hello, the rate limit, checking frames, batching, the games it
-follows) is the connection's ``session`` (``server.session.ServerSession``, sans I/O); this
+follows) is the connection's ``session`` (``skirmish.server.session.ServerSession``, sans I/O); this
 module only moves the frames it and the game actors produce into the socket.
 
 **Send queue.** Nothing in the server awaits a client: game actors and the lobby only *put*
@@ -24,8 +24,8 @@ from collections import deque
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from protocol.codec import Codec
-from server.session import ServerSession, TokenBucket
+from skirmish.protocol.codec import Codec
+from skirmish.server.session import ServerSession, TokenBucket
 
 __all__ = ["Connection", "TokenBucket", "OVERFLOW_CODE"]
 

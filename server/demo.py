@@ -4,11 +4,11 @@ and an audit of the game from the store alone.
 1. starts ``skirmish serve --port 0 --db var/demo.sqlite`` as a subprocess and reads the
    ``listening on ws://HOST:PORT`` line it prints once bound (fails loudly, with the server's
    stderr, if that line does not come within 15 s);
-2. two random bots (``bots.runner.run_bot``) play ``ridge``: one creates the game, the other
+2. two random bots (``skirmish.bots.runner.run_bot``) play ``ridge``: one creates the game, the other
    joins it; each is an ordinary client that sees only its own side's view;
 3. stops the server with SIGTERM (it must exit 0);
-4. reads the game back from the SQLite file, replays it (``engine.evolve.replay``) and verifies
-   it (``engine.verify.verify_log``).
+4. reads the game back from the SQLite file, replays it (``skirmish.engine.evolve.replay``) and verifies
+   it (``skirmish.engine.verify.verify_log``).
 
 Exits non-zero if any step failed. ``$SKIRMISH_DEMO_DB`` overrides the database path (tests run
 the demo in a temporary directory that way); ``$SKIRMISH_DEMO_MISSION`` the mission.
@@ -23,14 +23,14 @@ import sys
 import time
 from pathlib import Path
 
-from bots import make_bot
-from bots.runner import run_bot
-from engine import events as ev
-from engine.codec import decode_event, state_hash
-from engine.evolve import replay
-from engine.verify import LoggedEvent, verify_log
-from server import missions
-from server.store import SQLiteStore
+from skirmish.bots import make_bot
+from skirmish.bots.runner import run_bot
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event, state_hash
+from skirmish.engine.evolve import replay
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server import missions
+from skirmish.server.store import SQLiteStore
 
 DB = Path(os.environ.get("SKIRMISH_DEMO_DB") or "var/demo.sqlite")
 MISSION = os.environ.get("SKIRMISH_DEMO_MISSION") or "ridge"
@@ -66,7 +66,7 @@ class Server:
     @classmethod
     async def start(cls, db: Path) -> "Server":
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(db),
+            sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(db),
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         server = cls(proc)
         try:

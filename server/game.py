@@ -22,16 +22,16 @@ from dataclasses import dataclass
 
 import msgspec
 
-from engine.codec import decode_event, encode_event
-from engine.commands import Command
-from engine.decide import decide
-from engine.dice import ProvablyFairDice
-from engine.dice.fair import check_client_seed
-from engine.events import ClientSeedAdded, Event, GameEnded, SeatTaken, SeedRevealed
-from engine.evolve import evolve, initial_state, replay
-from engine.mission import Mission, game_created
-from engine.model import State
-from server.store import EventStore
+from skirmish.engine.codec import decode_event, encode_event
+from skirmish.engine.commands import Command
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import ProvablyFairDice
+from skirmish.engine.dice.fair import check_client_seed
+from skirmish.engine.events import ClientSeedAdded, Event, GameEnded, SeatTaken, SeedRevealed
+from skirmish.engine.evolve import evolve, initial_state, replay
+from skirmish.engine.mission import Mission, game_created
+from skirmish.engine.model import State
+from skirmish.server.store import EventStore
 
 
 def new_game_id() -> str:
@@ -180,7 +180,7 @@ class LiveGame:
 
     async def take_seat(self, seat: str, name: str, client_seed: str = "", command_id: str | None = None) -> Submitted:
         """Record that ``seat`` is taken (``SeatTaken``) with its client seed, in one append (under
-        ``command_id``, if given: the seat-taking request's id, see ``server.lobby``).
+        ``command_id``, if given: the seat-taking request's id, see ``skirmish.server.lobby``).
 
         ValueError for a seat that is not free or a bad client seed; nothing is stored then.
         """

@@ -1,7 +1,7 @@
 """The lobby: missions, games, seats and their tokens, and the game actors that run games.
 
 Seat tokens. When a game is created the lobby draws a random 32-byte token key and stores it,
-with the server seed, as the game's secret (``server.game``). A seat's token is derived from it
+with the server seed, as the game's secret (``skirmish.server.game``). A seat's token is derived from it
 (HMAC-SHA256 of the game id and the seat), handed out when the seat is taken (and again only to
 a retry of that request, by its ``request_id``), and stored nowhere; a restarted server derives it again, so a seat still free then can still be taken.
 ``resume`` compares the token it is given with the derived ones in constant time. Neither
@@ -26,20 +26,20 @@ import time
 
 from typing import Callable
 
-from engine.codec import decode_event
-from engine.commands import Choose, Resign
-from engine.dice.fair import check_client_seed
-from engine.events import GameCreated, GameEnded, GameStarted, SeatTaken
-from engine.evolve import replay
-from protocol import messages as m
-from protocol.errors import ProtocolError
-from protocol.messages import GameSummary, MissionInfo
-from server import missions as bundled_missions
-from server.actor import GameActor, Retired, forfeit_of, request_key, seat_of_request, timeouts_in
-from server.clock import GameClock
-from server.config import ServerConfig
-from server.game import AlreadyCreated, LiveGame
-from server.store import EventStore, StoreError, UnknownGame
+from skirmish.engine.codec import decode_event
+from skirmish.engine.commands import Choose, Resign
+from skirmish.engine.dice.fair import check_client_seed
+from skirmish.engine.events import GameCreated, GameEnded, GameStarted, SeatTaken
+from skirmish.engine.evolve import replay
+from skirmish.protocol import messages as m
+from skirmish.protocol.errors import ProtocolError
+from skirmish.protocol.messages import GameSummary, MissionInfo
+from skirmish.server import missions as bundled_missions
+from skirmish.server.actor import GameActor, Retired, forfeit_of, request_key, seat_of_request, timeouts_in
+from skirmish.server.clock import GameClock
+from skirmish.server.config import ServerConfig
+from skirmish.server.game import AlreadyCreated, LiveGame
+from skirmish.server.store import EventStore, StoreError, UnknownGame
 
 MAX_GAME_ID = 200
 REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{16,64}")  # a seat-taking request's id (docs/protocol.md)
@@ -278,7 +278,7 @@ class Lobby:
     # -- requests ----------------------------------------------------------------------------------
 
     async def handle(self, conn, request, received: float = 0.0) -> None:
-        """Act on one typed request (a client message of ``protocol.messages`` but ``hello`` and
+        """Act on one typed request (a client message of ``skirmish.protocol.messages`` but ``hello`` and
         ``ping``, which the connection's session answers) from ``conn``; its replies go to ``conn``.
         A refusal is raised (``ProtocolError``, ``GameError``) for the caller to answer under the
         request's id. ``received``: when its frame arrived (``time.perf_counter``), for the log."""

@@ -3,7 +3,7 @@
 What is logged: each command (game, seat, decision, kind, option, latency_ms, seq), each
 connection opening and closing, each error sent to a client, the server starting and stopping.
 What never is: seat tokens and server seeds. No code here sees them, and the places that handle
-them (``server.lobby``) log only the game and the seat.
+them (``skirmish.server.lobby``) log only the game and the seat.
 
 ``websockets``' own log records (stdlib ``logging``) are turned into the same JSON lines.
 """

@@ -1,11 +1,11 @@
 """An in-process match: two bots play a mission, every event goes to the store.
 
 Each bot sees only its side's view: the runner reduces, per side, the events as
-``engine.view`` shows them to that side, and hands the bot that view state.
+``skirmish.engine.view`` shows them to that side, and hands the bot that view state.
 
-A bot wrapped in :class:`~server.tournament.guard.GuardedBot` (``skirmish match`` and every
+A bot wrapped in :class:`~skirmish.server.tournament.guard.GuardedBot` (``skirmish match`` and every
 tournament game wrap theirs) that crashes, answers an option it was not offered or runs out of
-time raises :class:`~server.tournament.guard.Forfeit`; an answer the engine refuses is an
+time raises :class:`~skirmish.server.tournament.guard.Forfeit`; an answer the engine refuses is an
 illegal answer of the side that gave it. Either way the game is ended by a resignation of that
 side (``Resign(side, reason="forfeit (KIND)")``, outcome reason ``side X: forfeit (KIND)``), so
 it is stored whole and verifies, and :attr:`MatchResult.forfeit` says what happened.
@@ -16,17 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from bots.base import Bot
-from engine.commands import Choose, Resign, Start
-from engine.errors import GameError
-from engine.events import Event, GameCreated
-from engine.evolve import evolve, initial_state
-from engine.mission import Mission, game_created
-from engine.model import Outcome, State
-from engine.view import view
-from server.game import LiveGame, seed_from_int
-from server.store import EventStore
-from server.tournament.guard import Forfeit
+from skirmish.bots.base import Bot
+from skirmish.engine.commands import Choose, Resign, Start
+from skirmish.engine.errors import GameError
+from skirmish.engine.events import Event, GameCreated
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import Mission, game_created
+from skirmish.engine.model import Outcome, State
+from skirmish.engine.view import view
+from skirmish.server.game import LiveGame, seed_from_int
+from skirmish.server.store import EventStore
+from skirmish.server.tournament.guard import Forfeit
 
 
 @dataclass

@@ -10,8 +10,8 @@ without ``batch`` get each push at once.
 
 from __future__ import annotations
 
-from protocol.messages import Ack, EventItem, Live, Updates
-from server.connection import Connection
+from skirmish.protocol.messages import Ack, EventItem, Live, Updates
+from skirmish.server.connection import Connection
 
 __all__ = ["Outbox"]
 

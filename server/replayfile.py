@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import msgspec
 
-from engine.log import chain_hashes
-from engine.mission import ENGINE_VERSION
-from engine.verify import LoggedEvent, Report, verify_log
-from server.store import EventStore
+from skirmish.engine.log import chain_hashes
+from skirmish.engine.mission import ENGINE_VERSION
+from skirmish.engine.verify import LoggedEvent, Report, verify_log
+from skirmish.server.store import EventStore
 
 FORMAT = "skirmish-replay"
 VERSION = 2
@@ -61,8 +61,8 @@ class ReplayFile:
 async def export_game(store: EventStore, game_id: str) -> bytes:
     """The game's events and their chain hashes exactly as stored, with a header. A game whose
     events do not decode is exported all the same (as it is: the file is evidence)."""
-    from engine.codec import DecodeError, decode_event
-    from engine.events import GameCreated, GameEnded
+    from skirmish.engine.codec import DecodeError, decode_event
+    from skirmish.engine.events import GameCreated, GameEnded
 
     def decoded(data: bytes):
         try:

@@ -2,7 +2,7 @@
 
 Like the ``websockets`` library's protocol object, a :class:`ServerSession` never touches a
 socket, a task or the clock: the caller hands it each frame received (``receive_frame``) with the
-time, and it answers with the typed request the server must act on (a ``protocol.messages``
+time, and it answers with the typed request the server must act on (a ``skirmish.protocol.messages``
 struct), or None when the session answered by itself; whatever it has to say goes to its outbox,
 which the caller drains with ``data_to_send`` and writes out, in order, before anything else::
 
@@ -25,7 +25,7 @@ What the session owns (docs/protocol.md):
   (``stage``/``stage_events``), in the order of the separate pushes, and taken out at the step's
   end (``take_staged``) as the parts of its ``updates`` messages.
 
-The asyncio server (``server.app``, ``server.connection``) only moves bytes between the socket
+The asyncio server (``skirmish.server.app``, ``skirmish.server.connection``) only moves bytes between the socket
 and this object; the tests drive it directly, without sockets (tests/server/test_session.py).
 """
 
@@ -36,9 +36,9 @@ import time
 
 import msgspec
 
-from protocol import messages as m
-from protocol.codec import Codec
-from protocol.errors import ProtocolError
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import Codec
+from skirmish.protocol.errors import ProtocolError
 
 __all__ = ["ServerSession", "TokenBucket", "frame_id", "SERVER_NAME", "MAX_NAME"]
 

@@ -85,7 +85,7 @@ RULES = ROOT / "engine" / "rules"
 
 
 def _module_packages() -> list[str]:
-    from engine.rules.registry import BUNDLED
+    from skirmish.engine.rules.registry import BUNDLED
 
     return sorted(BUNDLED)
 
@@ -103,14 +103,14 @@ def _names_imported(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("package", _module_packages())
 def test_a_rules_module_does_not_import_another_module(package):
-    """A module builds on the core (engine.rules.core, the registry, the context) and on the
+    """A module builds on the core (skirmish.engine.rules.core, the registry, the context) and on the
     shared engine, never on another module: what two modules share goes through the hooks."""
     others = [m for m in _module_packages() if m != package]
     bad = []
     for path in sorted((RULES / package).rglob("*.py")):
         for name in _names_imported(path):
             for other in others:
-                if name == f"engine.rules.{other}" or name.startswith(f"engine.rules.{other}."):
+                if name == f"skirmish.engine.rules.{other}" or name.startswith(f"skirmish.engine.rules.{other}."):
                     bad.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not bad, bad
 
@@ -121,15 +121,15 @@ def test_importing_the_engine_wires_nothing():
     evolve handlers), and a game's rule set loads exactly the modules it names."""
     code = (
         "import sys\n"
-        "import engine.decide, engine.view, engine.verify, engine.codec\n"
-        "mods = ('engine.rules.capture.module', 'engine.rules.challenges.module', 'engine.rules.morale.module')\n"
+        "import skirmish.engine.decide, skirmish.engine.view, skirmish.engine.verify, skirmish.engine.codec\n"
+        "mods = ('skirmish.engine.rules.capture.module', 'skirmish.engine.rules.challenges.module', 'skirmish.engine.rules.morale.module')\n"
         "print(','.join(m for m in mods if m in sys.modules))\n"
-        "from engine.rules.registry import rules_for\n"
+        "from skirmish.engine.rules.registry import rules_for\n"
         "rules = rules_for(('morale',))\n"
         "print(','.join(m for m in mods if m in sys.modules), rules.names)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["", "engine.rules.morale.module ('morale',)"], out.stdout
+    assert out.stdout.splitlines() == ["", "skirmish.engine.rules.morale.module ('morale',)"], out.stdout
 
 
 @pytest.mark.parametrize("folder", ["protocol", "engine", "server", "client", "bots", "tests", "bench"])

@@ -2,7 +2,7 @@
 
 The shared files -- the engine's model, events, evolve, view, mission, decide, codec and base,
 the core's rules (``engine/rules/core``), and every client and bot file -- reach a module only
-through the registry (``engine.rules.registry``: its ``Module`` and the parts the shared types
+through the registry (``skirmish.engine.rules.registry``: its ``Module`` and the parts the shared types
 gather). This test reads their code (identifiers, attribute names, imported names and string
 constants) for each bundled module's name, its events, its procedure frames, its decision kinds
 and the fields it adds to units, the state and mission profiles.
@@ -17,7 +17,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from engine.rules import registry
+from skirmish.engine.rules import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = {
@@ -89,10 +89,10 @@ def test_no_shared_file_names_a_module_or_what_it_owns(name, area):
 def test_the_shared_types_hold_the_modules_parts():
     """The log's union, the frames, the units, the state and the profiles are built from the modules'
     folders: the morale module's events decode, its fields are the model's."""
-    from engine.codec import decode_event, encode_event
-    from engine.mission import ProfileSpec
-    from engine.model import State, Unit
-    from engine.rules.morale.events import FearDue
+    from skirmish.engine.codec import decode_event, encode_event
+    from skirmish.engine.mission import ProfileSpec
+    from skirmish.engine.model import State, Unit
+    from skirmish.engine.rules.morale.events import FearDue
 
     assert decode_event(encode_event(FearDue(unit="a1", enemy="b1"))) == FearDue(unit="a1", enemy="b1")
     assert {"endurance", "fear", "resting"} <= {f.name for f in msgspec.structs.fields(Unit)}

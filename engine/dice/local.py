@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from engine.dice.fair import check_roll_args
+from skirmish.engine.dice.fair import check_roll_args
 
 
 class LocalDice:

@@ -1,12 +1,12 @@
 """The bundled rules modules: name -> package (adding a module is its folder plus one line here),
 and their data parts, which the shared types gather when they are built.
 
-A module package ``P`` holds ``P.module`` (its ``engine.rules.registry.Module``: hooks, loaded by
-the registry when a game needs it) and may hold data parts that import only ``engine.base``, the
-model and each other: ``P.events`` (``EVENTS``: appended to ``engine.events.AnyEvent``),
-``P.frames`` (``FRAMES``: to ``engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
-``engine.model.Unit`` and ``State``), ``P.evolve`` (``HANDLERS``: to ``engine.evolve``'s table)
-and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``: to ``engine.mission``). This file
+A module package ``P`` holds ``P.module`` (its ``skirmish.engine.rules.registry.Module``: hooks, loaded by
+the registry when a game needs it) and may hold data parts that import only ``skirmish.engine.base``, the
+model and each other: ``P.events`` (``EVENTS``: appended to ``skirmish.engine.events.AnyEvent``),
+``P.frames`` (``FRAMES``: to ``skirmish.engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
+``skirmish.engine.model.Unit`` and ``State``), ``P.evolve`` (``HANDLERS``: to ``skirmish.engine.evolve``'s table)
+and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``: to ``skirmish.engine.mission``). This file
 imports nothing of ours, so the shared files can ask it while they are being imported.
 """
 
@@ -18,11 +18,11 @@ from types import MappingProxyType
 from typing import Mapping
 
 # The core's package and the bundled modules' packages, in the order they are listed to users.
-CORE = "engine.rules.core"  # seed 001
+CORE = "skirmish.engine.rules.core"  # seed 001
 BUNDLED: Mapping[str, str] = MappingProxyType({
-    "capture": "engine.rules.capture",  # seed 000
-    "challenges": "engine.rules.challenges",  # seed 002
-    "morale": "engine.rules.morale",  # seed 004
+    "capture": "skirmish.engine.rules.capture",  # seed 000
+    "challenges": "skirmish.engine.rules.challenges",  # seed 002
+    "morale": "skirmish.engine.rules.morale",  # seed 004
 })
 
 
@@ -34,6 +34,6 @@ def _part_of(package: str, part: str) -> str | None:
 def parts(part: str) -> list:
     """The ``part`` files (``events``, ``frames``, ``evolve``) of the bundled modules that have
     one, imported, in ``BUNDLED``'s order: what the shared files gather into the log's closed
-    union, the frame union and the evolve table. They import only ``engine.base``, the model
+    union, the frame union and the evolve table. They import only ``skirmish.engine.base``, the model
     and each other, so the shared files can load them while they are being imported."""
     return [importlib.import_module(name) for pkg in BUNDLED.values() if (name := _part_of(pkg, part))]

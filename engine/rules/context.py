@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from engine.dice.base import Dice
-from engine.events import DecisionRequested, DiceRolled, Event
-from engine.evolve import evolve
-from engine.model import Decision, Option, Side, State
-from engine.rules.registry import RuleSet, rules_of
+from skirmish.engine.dice.base import Dice
+from skirmish.engine.events import DecisionRequested, DiceRolled, Event
+from skirmish.engine.evolve import evolve
+from skirmish.engine.model import Decision, Option, Side, State
+from skirmish.engine.rules.registry import RuleSet, rules_of
 
 
 class Context:
@@ -24,7 +24,7 @@ class Context:
     def __init__(self, state: State, dice: Dice, rules: RuleSet | None = None):
         self.state = state
         self.dice = dice
-        self.rules = rules_of(state) if rules is None else rules  # the game's rule set (engine.rules.registry)
+        self.rules = rules_of(state) if rules is None else rules  # the game's rule set (skirmish.engine.rules.registry)
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:

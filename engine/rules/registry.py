@@ -1,8 +1,8 @@
 """Rules modules: one per seed beyond the core, each switchable per mission (RULES-BRIEF "Modules").
 
 A module is a package under ``engine/rules/`` whose ``MODULE`` is a ``Module``: plain data, and
-importing the package registers nothing. ``engine.rules.bundled.BUNDLED`` names each bundled
-module's package (adding a module is its folder plus one line there); the core (seed 001, ``engine.rules.core``) is a
+importing the package registers nothing. ``skirmish.engine.rules.bundled.BUNDLED`` names each bundled
+module's package (adding a module is its folder plus one line there); the core (seed 001, ``skirmish.engine.rules.core``) is a
 ``Module`` too. A mission names the modules it wants in ``[mission] modules``; the names land in
 ``GameCreated.modules`` and ``State.modules``. A game's ``RuleSet`` is built once from the core and
 those modules (``rules_for``; ``rules_of(state)``), checked for clashes (two modules claiming one
@@ -29,7 +29,7 @@ Hooks (each optional; each runs with the game's working ``Context`` or a read-on
 - ``can_target(state, unit, target) -> bool``: False keeps ``target`` from being offered as a
   target of ``unit``'s attacks (in its turn, a Ready reaction or a Direct), e.g. stealth.
 - ``points(state) -> {side: points}``: victory points the module adds to the core's
-  (``engine.rules.core.flow.points``), e.g. for destroyed facilities or captives.
+  (``skirmish.engine.rules.core.flow.points``), e.g. for destroyed facilities or captives.
 
 Added with the morale module (seed 004), each called from one place in the core:
 
@@ -68,13 +68,13 @@ which is not damage", so that another module's rolls can be re-rolled with the m
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
 A module is one folder (the morale module today; the capture and challenges modules still keep
-their events, frames and fields in marked sections of ``engine.events``, ``engine.model`` and
-``engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
-``engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
-union; its ``Module`` names its events (for the clash check), its redactions (``engine.view``),
+their events, frames and fields in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
+``skirmish.engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
+``skirmish.engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
+union; its ``Module`` names its events (for the clash check), its redactions (``skirmish.engine.view``),
 its narration and text views (``client``), and its bot hooks and determinization samplers
 (``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
-every field added after the first release out while it holds its default (``engine.codec.state_hash``),
+every field added after the first release out while it holds its default (``skirmish.engine.codec.state_hash``),
 so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
 """
 
@@ -85,14 +85,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from engine.errors import RulesClash
-from engine.rules.bundled import BUNDLED, CORE, _part_of
-from engine.versions import V0_2
+from skirmish.engine.errors import RulesClash
+from skirmish.engine.rules.bundled import BUNDLED, CORE, _part_of
+from skirmish.engine.versions import V0_2
 
 if TYPE_CHECKING:
-    from engine.model import Decision, Option, Outcome, State, Unit
+    from skirmish.engine.model import Decision, Option, Outcome, State, Unit
 
-Context = Any  # engine.rules.context.Context, which imports this file
+Context = Any  # skirmish.engine.rules.context.Context, which imports this file
 
 @dataclass(frozen=True)
 class CoreServices:
@@ -111,7 +111,7 @@ class CoreServices:
 
 @dataclass(frozen=True)
 class Shown:
-    """What a module adds to the clients' text views (``client.render``)."""
+    """What a module adds to the clients' text views (``skirmish.client.render``)."""
 
     unit_flags: Callable[["Unit"], list] | None = None  # a unit's flags, e.g. ["fear", "endurance 3/4"]
     label: Callable | None = None  # (option, state, decision, uname) -> its label, or None if not the module's
@@ -131,7 +131,7 @@ class Rendered:
 
 @dataclass(frozen=True)
 class BotHooks:
-    """What a module gives the bots (``bots.evaluate``, ``bots.policy``, ``bots.simulate``); the
+    """What a module gives the bots (``skirmish.bots.evaluate``, ``skirmish.bots.policy``, ``skirmish.bots.simulate``); the
     functions that price take ``kit``, the bots' evaluation, as their last argument."""
 
     terms: tuple = ()  # (name, weight, (state, side, active units) -> value): evaluation terms
@@ -294,14 +294,14 @@ class RuleSet:
 
     def allows(self, state: "State", hook: str, *args) -> bool:
         """A veto hook (``can_act``, ``can_move``): True unless a module says False. The rules of
-        engine 0.1.0 had no vetoes (``engine.versions``)."""
+        engine 0.1.0 had no vetoes (``skirmish.engine.versions``)."""
         if state.rules_version < V0_2:
             return True
         return all(fn(state, *args) for fn in self.hooks[hook])
 
     def offers(self, state: "State", hook: str, *args) -> bool:
         """An offer hook (``can_reroll``): True if a module says True. The rules of engine 0.1.0
-        offered no re-roll of another module's rolls (``engine.versions``)."""
+        offered no re-roll of another module's rolls (``skirmish.engine.versions``)."""
         if state.rules_version < V0_2:
             return False
         return any(fn(state, *args) for fn in self.hooks[hook])
@@ -341,7 +341,7 @@ class Catalog:
         return found
 
     def all(self) -> RuleSet:
-        """Every module of the catalog at once (what ``engine.view`` redacts, the codec decodes)."""
+        """Every module of the catalog at once (what ``skirmish.engine.view`` redacts, the codec decodes)."""
         return self.rules(tuple(self._entries))
 
 

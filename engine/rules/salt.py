@@ -4,7 +4,7 @@ A salt is a secret folded into the game state so that a public ``Checkpoint`` ha
 searched for hidden information (a side could hash the few hands its opponent might hold until
 one matched). It guards a searchable hash, so it must be out of reach of a brute-force search:
 at least ``MIN_SALT_BITS`` secret bits, the usual margin for such a secret. Every salt is drawn
-here, as provably fair d65536 (16 bits each: the largest die ``engine.dice`` rolls), so that
+here, as provably fair d65536 (16 bits each: the largest die ``skirmish.engine.dice`` rolls), so that
 ``skirmish verify`` recomputes it from the revealed seed like any other roll; the roll and the
 event holding the salt are redacted until the game is over by the module that draws it.
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 
-from engine.rules.context import Context
-from engine.versions import V0_2
+from skirmish.engine.rules.context import Context
+from skirmish.engine.versions import V0_2
 
 MIN_SALT_BITS = 128
-OLD_SALT_DICE = 4  # the rules of engine 0.1.0 drew 4 d65536, 64 bits (engine.versions)
+OLD_SALT_DICE = 4  # the rules of engine 0.1.0 drew 4 d65536, 64 bits (skirmish.engine.versions)
 SALT_SIDES = 65536  # 16 bits a die
 
 

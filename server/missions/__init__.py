@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from engine.errors import MissionError
-from engine.mission import Mission, parse_mission
+from skirmish.engine.errors import MissionError
+from skirmish.engine.mission import Mission, parse_mission
 
 
 def bundled() -> dict[str, Mission]:

@@ -10,8 +10,8 @@ pass the one abstract test suite in ``tests/server/store/suite.py``. The contrac
   created with it, a creation with the same command id returns that game (``duplicate=True``)
   and writes nothing, whatever game id and events it carries.
 - Events are opaque bytes, stored and returned exactly. Event ``n`` of a game has
-  ``seq == n`` (1-based, no gaps) and ``hash == engine.log.chain_hash(hash of n-1,
-  game_id, n, data)``, the first event chaining from ``engine.log.GENESIS_HASH``.
+  ``seq == n`` (1-based, no gaps) and ``hash == skirmish.engine.log.chain_hash(hash of n-1,
+  game_id, n, data)``, the first event chaining from ``skirmish.engine.log.GENESIS_HASH``.
 - :meth:`EventStore.append` is optimistic and atomic: the caller names the seq of the last
   event it has seen; if that is not the game's last seq, nothing is written and
   :class:`ConcurrencyError` is raised. Otherwise all the events are written, or none.
@@ -75,7 +75,7 @@ class ConcurrencyError(StoreError):
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
 
-    def __reduce__(self):  # pickled by the writer process (server.store.sqlite)
+    def __reduce__(self):  # pickled by the writer process (skirmish.server.store.sqlite)
         return type(self), (self.game_id, self.expected_seq, self.actual_seq)
 
 

@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.log import GENESIS_HASH, chain_hash
+from skirmish.engine.log import GENESIS_HASH, chain_hash
 
 from .base import (
     AppendResult,

@@ -1,6 +1,6 @@
 """The SQLite event store: one file, WAL mode, ``synchronous=FULL``, group commit.
 
-Guarantees, on top of the :class:`~server.store.base.EventStore` contract:
+Guarantees, on top of the :class:`~skirmish.server.store.base.EventStore` contract:
 
 - **Durable acknowledgements.** ``append`` (and ``create_game``, ``save_snapshot``) return only
   after the COMMIT holding their rows has returned, with ``synchronous=FULL`` in WAL mode:
@@ -32,9 +32,9 @@ Guarantees, on top of the :class:`~server.store.base.EventStore` contract:
 Open with ``await SQLiteStore.open(path)``; the file and schema are created if missing.
 
 This module is the asyncio side (the queue, the group-commit loop, the reads); the file's schema
-and settings are in :mod:`server.store.sqlite_schema`, the write side (cache, requests, one
-transaction) in :mod:`server.store.sqlite_writer`, the writer process in
-:mod:`server.store.sqlite_process`.
+and settings are in :mod:`skirmish.server.store.sqlite_schema`, the write side (cache, requests, one
+transaction) in :mod:`skirmish.server.store.sqlite_writer`, the writer process in
+:mod:`skirmish.server.store.sqlite_process`.
 """
 
 from __future__ import annotations

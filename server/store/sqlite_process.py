@@ -1,5 +1,5 @@
 """The SQLite store's writer process (``SQLiteStore.open(path, writer="process")``), both ends
-of its socket: :func:`serve`, the child's loop around a :class:`~server.store.sqlite_writer.Writer`,
+of its socket: :func:`serve`, the child's loop around a :class:`~skirmish.server.store.sqlite_writer.Writer`,
 and :class:`WriterProcess`, the parent's side. Each message is its length (:data:`FRAME`), then a
 pickle: ``(method, args)`` from the parent, ``(ok, value)`` back, in order.
 """
@@ -76,7 +76,7 @@ def serve(sock: socket.socket, path: str, cache_size: int) -> None:
 class WriterProcess:
     """The parent's side of the writer process: ``await call("write_batch", requests)``.
 
-    The child is ``python -m server.store.writer`` (not ``multiprocessing``, which would import
+    The child is ``python -m skirmish.server.store.writer`` (not ``multiprocessing``, which would import
     the parent's main script again in the child), given its end of a socket pair."""
 
     def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
@@ -93,7 +93,7 @@ class WriterProcess:
         ours, theirs = socket.socketpair()
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.store.writer", str(theirs.fileno()), str(path), str(cache_size),
+                sys.executable, "-m", "skirmish.server.store.writer", str(theirs.fileno()), str(path), str(cache_size),
                 pass_fds=[theirs.fileno()], stdin=asyncio.subprocess.DEVNULL)
         except BaseException:
             ours.close()

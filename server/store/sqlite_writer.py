@@ -2,8 +2,8 @@
 the write requests, and the one transaction each batch of them is written in.
 
 A :class:`Writer` is used by one thread only: the store's writer thread (``writer="thread"``) or
-the main thread of the writer process (``writer="process"``, :mod:`server.store.sqlite_process`).
-The asyncio side, which gathers the batches, is :class:`server.store.sqlite.SQLiteStore`.
+the main thread of the writer process (``writer="process"``, :mod:`skirmish.server.store.sqlite_process`).
+The asyncio side, which gathers the batches, is :class:`skirmish.server.store.sqlite.SQLiteStore`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from engine.log import GENESIS_HASH, chain_hash
+from skirmish.engine.log import GENESIS_HASH, chain_hash
 
 from .base import (
     AppendResult,

@@ -1,10 +1,10 @@
 """What the capture module (seed 000) did in a tournament: counted from the stored logs.
 
-``python -m server.tournament.captures OUT`` reads ``OUT/results.json`` (who played which side of
+``python -m skirmish.server.tournament.captures OUT`` reads ``OUT/results.json`` (who played which side of
 each game) and the logs in ``OUT/games.sqlite``, and writes ``OUT/captures.md`` (and prints it):
 for each entrant, on the side the mission lets capture (``[capture] captor``), how many of its
 games had at least one capture, and the captures, exits, escapes and rescues in them; with
-``--verify`` every game's log is also checked with ``engine.verify.verify_log``. Games of missions
+``--verify`` every game's log is also checked with ``skirmish.engine.verify.verify_log``. Games of missions
 without the capture module are skipped.
 """
 
@@ -17,10 +17,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.codec import decode_event
-from engine.verify import LoggedEvent, verify_log
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.codec import decode_event
+from skirmish.engine.verify import LoggedEvent, verify_log
 
 
 def game_counts(events: list[ev.Event]) -> dict:
@@ -94,7 +94,7 @@ def summarise(out: Path, verify: bool = False) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m server.tournament.captures", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m skirmish.server.tournament.captures", description=__doc__.split("\n\n")[0])
     p.add_argument("out", type=Path, help="the tournament's output directory (--out)")
     p.add_argument("--verify", action="store_true", help="also verify every game's log")
     args = p.parse_args(argv)

@@ -53,7 +53,7 @@ class TournamentError(ValueError):
 @dataclass(frozen=True)
 class Entrant:
     name: str  # unique within the tournament; shown in every table
-    bot: str  # what bots.make_bot takes: a strategy name or "package.module:Class"
+    bot: str  # what skirmish.bots.make_bot takes: a strategy name or "package.module:Class"
 
 
 @dataclass
@@ -157,7 +157,7 @@ def _relative_bot(item: Any, base: Path) -> Any:
 
 
 def _bot_path(spec: str, base: Path) -> str:
-    from bots import is_file_spec
+    from skirmish.bots import is_file_spec
 
     module, _, attr = spec.rpartition(":")
     if not module or not attr:
@@ -349,7 +349,7 @@ def _champion(settings: dict[str, Any], fmt: str, items: list[Any], entrants: li
     return champion
 
 def _check_bots(entrants: list[Entrant]) -> None:
-    from bots import make_bot
+    from skirmish.bots import make_bot
 
     for e in entrants:
         try:
@@ -367,8 +367,8 @@ def mission_digest(name: str, required: bool = True) -> str:
     Not ``required`` (missions a server offers): "" for a mission unknown here."""
     import msgspec
 
-    from engine.errors import MissionError
-    from server import missions
+    from skirmish.engine.errors import MissionError
+    from skirmish.server import missions
 
     try:
         mission = missions.load(name)

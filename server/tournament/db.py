@@ -1,6 +1,6 @@
 """``DIR/games.sqlite``: the tournament's games and results, in one SQLite file.
 
-The file is an ordinary event store (``server.store.sqlite``'s schema and settings: WAL,
+The file is an ordinary event store (``skirmish.server.store.sqlite``'s schema and settings: WAL,
 ``synchronous=FULL``), so ``skirmish verify GAME --db DIR/games.sqlite`` and every other
 command read it as they read any store. Two tables are added:
 
@@ -27,7 +27,7 @@ from itertools import count, repeat
 from pathlib import Path
 from typing import Any
 
-from server.store.sqlite_schema import INSERT_EVENT, INSERT_GAME, connect, create_schema
+from skirmish.server.store.sqlite_schema import INSERT_EVENT, INSERT_GAME, connect, create_schema
 
 from .config import TournamentError
 

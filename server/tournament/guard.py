@@ -1,6 +1,6 @@
 """The guard around a bot: a crash, an illegal answer or a time-out becomes a :class:`Forfeit`.
 
-:class:`GuardedBot` wraps any :class:`bots.base.Bot` and is one itself. Around each
+:class:`GuardedBot` wraps any :class:`skirmish.bots.base.Bot` and is one itself. Around each
 ``choose`` it
 
 - measures the wall time; an answer that took longer than the per-decision limit is a
@@ -28,8 +28,8 @@ import time
 import traceback
 from collections import deque
 
-from bots.base import Bot
-from engine.model import Decision, Option, State
+from skirmish.bots.base import Bot
+from skirmish.engine.model import Decision, Option, State
 
 LOG_TAIL_CHARS = 4000
 TRACEBACK_CHARS = 2000

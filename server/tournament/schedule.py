@@ -39,7 +39,7 @@ _SEED_MASK = (1 << 63) - 1
 @dataclass(frozen=True)
 class Seat:
     entrant: str
-    bot: str  # what bots.make_bot takes
+    bot: str  # what skirmish.bots.make_bot takes
     seed: int  # the bot's own random seed for this game
 
 

@@ -1,17 +1,17 @@
 """One tournament game, as run in a worker process: :func:`play_game`.
 
-**In process** (the default): the two guarded bots play with ``server.match.play_match`` into
+**In process** (the default): the two guarded bots play with ``skirmish.server.match.play_match`` into
 a fresh ``MemoryStore``; the worker hands back the game's stored events (exact bytes and chain
 hashes), its header and secret, and the result. The parent process is the only writer of the
 tournament's SQLite store: it commits the game and its result together.
 
-**Through a server** (``--server URL``): two ``bots.runner.run_bot`` clients, one creating
+**Through a server** (``--server URL``): two ``skirmish.bots.runner.run_bot`` clients, one creating
 the game on side a and one joining it on side b; the server keeps the log, the worker hands
 back the server's game id and the outcome. The server rolls its own dice seed, so a mirrored
 pair shares its client seed (derived from the match seed), its missions and bot seeds, not
 the dice.
 
-A :class:`~server.tournament.guard.Forfeit` ends the game at once with a ``Resign`` for the
+A :class:`~skirmish.server.tournament.guard.Forfeit` ends the game at once with a ``Resign`` for the
 forfeiting side (in process; through a server, the seat is resumed with its token and
 resigned), so every game ends and verifies.
 """
@@ -80,7 +80,7 @@ def play_game(spec: GameSpec, server: str | None = None) -> Played:
 
 
 def _mission(name: str):
-    from server import missions
+    from skirmish.server import missions
 
     if name not in _MISSIONS:
         _MISSIONS[name] = missions.load(name)
@@ -88,7 +88,7 @@ def _mission(name: str):
 
 
 def _guards(spec: GameSpec) -> dict[str, GuardedBot]:
-    from bots import make_bot
+    from skirmish.bots import make_bot
 
     return {side: GuardedBot(partial(make_bot, seat.bot, seat.seed), spec.timeout_ms, seat.entrant)
             for side, seat in (("a", spec.a), ("b", spec.b))}
@@ -96,20 +96,20 @@ def _guards(spec: GameSpec) -> dict[str, GuardedBot]:
 
 def resign_command(side: str, why: str):
     """A ``Resign`` for ``side`` carrying the reason."""
-    from engine.commands import Resign
+    from skirmish.engine.commands import Resign
 
     return Resign(side, reason=why)
 
 
 async def _play_local(spec: GameSpec) -> Played:
-    from server.match import play_match
-    from server.store import MemoryStore
+    from skirmish.server.match import play_match
+    from skirmish.server.store import MemoryStore
 
     mission = _mission(spec.mission)
     store = MemoryStore()
     guards = _guards(spec)
     start = time.perf_counter()
-    # a forfeit (crash, illegal answer, time-out) ends the game with a Resign of that side: see server.match
+    # a forfeit (crash, illegal answer, time-out) ends the game with a Resign of that side: see skirmish.server.match
     result = await play_match(store, mission, guards, seed=spec.dice_seed, game_id=spec.game_id)
     outcome, forfeit = result.outcome, result.forfeit
     duration = time.perf_counter() - start
@@ -126,8 +126,8 @@ async def _play_local(spec: GameSpec) -> Played:
 
 
 async def _play_server(spec: GameSpec, url: str) -> Played:
-    from bots.runner import run_bot
-    from client.connection import connect
+    from skirmish.bots.runner import run_bot
+    from skirmish.client.connection import connect
 
     from .schedule import derive
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created
-from engine.model import Decision, State
-from engine.view import view
-from server import missions
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created
+from skirmish.engine.model import Decision, State
+from skirmish.engine.view import view
+from skirmish.server import missions
 
 
 class SideViews:
@@ -52,7 +52,7 @@ class SideViews:
 def sample_decisions(mission_id: str, games: int, per_kind: int, seed: int = 0) -> dict[str, list[tuple[State, Decision]]]:
     """Up to ``per_kind`` decisions of each kind met in ``games`` random playouts (a uniform
     sample of each kind), each with a copy of the deciding side's view."""
-    from bots.simulate import clone
+    from skirmish.bots.simulate import clone
 
     rng = random.Random(seed)
     seen: dict[str, int] = {}

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.model import Decision, State
-from server import missions
+from skirmish.engine.model import Decision, State
+from skirmish.server import missions
 
 from tests.bots.bot_helpers import sample_decisions
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bots import make_bot
-from bots import evaluate as ev
-from bots.policy import option_scores
-from engine import events as e
-from engine.rules.capture import events as cev
-from engine.evolve import initial_state
-from engine.mission import game_created, parse_mission
+from skirmish.bots import make_bot
+from skirmish.bots import evaluate as ev
+from skirmish.bots.policy import option_scores
+from skirmish.engine import events as e
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.evolve import initial_state
+from skirmish.engine.mission import game_created, parse_mission
 
 from tests.engine.rules.scenario import Scenario, mission_text
 

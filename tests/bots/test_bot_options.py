@@ -6,13 +6,13 @@ import asyncio
 
 import pytest
 
-from bots import STRATEGIES, make_bot
-from bots.greedy import GreedyBot
-from bots.mcts import MctsBot
-from engine.rules.core import ANSWERS
-from server import missions
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots import STRATEGIES, make_bot
+from skirmish.bots.greedy import GreedyBot
+from skirmish.bots.mcts import MctsBot
+from skirmish.engine.rules.core import ANSWERS
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 
 def quick_bots():

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from bots.evaluate import evaluate, reward, task_odds
-from bots.greedy import GreedyBot
-from bots.mcts import MctsBot
-from bots.simulate import clone
-from engine import events as ev
-from engine.rules.core.tasks import count_successes
+from skirmish.bots.evaluate import evaluate, reward, task_odds
+from skirmish.bots.greedy import GreedyBot
+from skirmish.bots.mcts import MctsBot
+from skirmish.bots.simulate import clone
+from skirmish.engine import events as ev
+from skirmish.engine.rules.core.tasks import count_successes
 
 from tests.bots.bot_helpers import SideViews
 from tests.engine.rules.scenario import Scenario

@@ -1,4 +1,4 @@
-"""``bots.simulate.step`` runs the engine's own rules: it reaches exactly what decide + evolve reach."""
+"""``skirmish.bots.simulate.step`` runs the engine's own rules: it reaches exactly what decide + evolve reach."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from bots.simulate import clone, settle, step
-from engine.codec import state_hash
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created
-from server import missions
+from skirmish.bots.simulate import clone, settle, step
+from skirmish.engine.codec import state_hash
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created
+from skirmish.server import missions
 
 
 @pytest.mark.parametrize("mission_id", sorted(missions.bundled()))

@@ -1,6 +1,6 @@
 """The search bot works from its own view alone (DESIGN.md sections 5 and 7).
 
-Every state its search builds comes from ``bots.determinize.determinize`` applied to the view
+Every state its search builds comes from ``skirmish.bots.determinize.determinize`` applied to the view
 handed to ``choose``; with a (fake) redaction hiding something from side b, that hidden value
 never reaches any state b's search encodes, steps, scores or evaluates -- while side a, who
 may see it, does meet it (so the test can tell).
@@ -13,13 +13,13 @@ import random
 import msgspec
 import pytest
 
-import bots.mcts as mcts_module
-from bots import determinize as det
-from bots.mcts import MctsBot
-from bots.simulate import encode
-from engine.codec import state_hash
-from engine.events import GameCreated
-from engine.rules import registry
+import skirmish.bots.mcts as mcts_module
+from skirmish.bots import determinize as det
+from skirmish.bots.mcts import MctsBot
+from skirmish.bots.simulate import encode
+from skirmish.engine.codec import state_hash
+from skirmish.engine.events import GameCreated
+from skirmish.engine.rules import registry
 
 from tests.bots.bot_helpers import SideViews
 
@@ -27,7 +27,7 @@ SECRET = "Agent SECRET-7f3a"
 
 
 class Recorder:
-    """Wraps every function through which ``bots.mcts`` builds or reads a state."""
+    """Wraps every function through which ``skirmish.bots.mcts`` builds or reads a state."""
 
     NAMES = ("determinize", "decode", "encode", "step", "reward", "option_scores", "best_option")
 
@@ -116,7 +116,7 @@ def guess_a1_name(state, side, rng):
 def secret_name(monkeypatch):
     """Side a's unit a1 has a secret name that a module's redaction hides from side b, and the
     module's determinization sampler guesses it for side b (the mission has the module on)."""
-    import server.missions as missions
+    import skirmish.server.missions as missions
 
     real = missions.load
 
@@ -152,7 +152,7 @@ def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_
     """Side b's search starts from b's view, where a's cards are "" (but for cards a created),
     and plays from determinizations whose a-hand and a-deck are a deal of exactly the cards b
     cannot place -- never from a's true hand (which b's view does not hold)."""
-    from engine.rules.challenges.sampler import unseen
+    from skirmish.engine.rules.challenges.sampler import unseen
 
     worlds: list[tuple] = []
     real = mcts_module.determinize
@@ -195,7 +195,7 @@ def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_
 def test_the_card_sampler_serves_only_games_with_the_challenges_module_on():
     """A game without hidden information is searched from one copy of the view, and the search
     keeps its tree between decisions, even though a module with hidden hands is registered."""
-    from engine.rules.challenges.sampler import sample_hands
+    from skirmish.engine.rules.challenges.sampler import sample_hands
 
     assert sample_hands in registry.rules_for(("challenges",)).samplers and not registry.rules_for(()).samplers
     assert det.hidden(SideViews("knives", 1).views["b"])

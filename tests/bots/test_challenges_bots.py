@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bots.greedy import GreedyBot
-from bots.mcts import MctsBot
-from bots.random_bot import RandomBot
+from skirmish.bots.greedy import GreedyBot
+from skirmish.bots.mcts import MctsBot
+from skirmish.bots.random_bot import RandomBot
 
 from tests.bots.bot_helpers import SideViews
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bots import make_bot
-from bots.runner import run_bot
-from engine.codec import decode_event
-from engine.events import OptionChosen
-from engine.verify import LoggedEvent, verify_log
-from server.app import ServerConfig, running_server
+from skirmish.bots import make_bot
+from skirmish.bots.runner import run_bot
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import OptionChosen
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server.app import ServerConfig, running_server
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 

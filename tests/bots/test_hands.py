@@ -1,4 +1,4 @@
-"""``engine.rules.challenges.sampler``: the determinization sampler of the challenges module (seed 002)."""
+"""``skirmish.engine.rules.challenges.sampler``: the determinization sampler of the challenges module (seed 002)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from engine.rules.challenges.sampler import sample_hands
-from bots.simulate import clone
+from skirmish.engine.rules.challenges.sampler import sample_hands
+from skirmish.bots.simulate import clone
 
 from tests.bots.bot_helpers import SideViews
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from server.app import ServerConfig, running_server  # noqa: E402
+from skirmish.server.app import ServerConfig, running_server  # noqa: E402
 
 SECTIONS: dict[str, list[str]] = {}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.app import ServerConfig, running_server
+from skirmish.server.app import ServerConfig, running_server
 
 
 @pytest.fixture

@@ -6,16 +6,16 @@ import asyncio
 import re
 import sys
 
-from server.app import ServerConfig, running_server
-from server.store import MemoryStore
-from engine.codec import decode_event
-from engine.events import ClientSeedAdded
-from engine.verify import LoggedEvent, verify_log
+from skirmish.server.app import ServerConfig, running_server
+from skirmish.server.store import MemoryStore
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import ClientSeedAdded
+from skirmish.engine.verify import LoggedEvent, verify_log
 
 
 async def _bot(*args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "bot", *args,
+        sys.executable, "-m", "skirmish.server.cli", "bot", *args,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
@@ -26,7 +26,7 @@ async def test_two_bot_processes_play_a_game_on_a_real_server():
                              "--client-seed", "chosen by the creator")
         line = (await asyncio.wait_for(creator.stdout.readline(), 20)).decode()
         game_id = re.search(r"seated: game (\S+), seat (a|b)", line).group(1)
-        joiner = await _bot("--strategy", "bots.random_bot:RandomBot", "--server", srv.url, "--game", game_id,
+        joiner = await _bot("--strategy", "skirmish.bots.random_bot:RandomBot", "--server", srv.url, "--game", game_id,
                             "--codec", "json")
         outs = await asyncio.wait_for(asyncio.gather(creator.communicate(), joiner.communicate()), 120)
         assert creator.returncode == 0 and joiner.returncode == 0, outs

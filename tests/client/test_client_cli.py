@@ -1,5 +1,5 @@
 """``skirmish games``, ``spectate`` and ``play`` against a real server (in a thread of its own),
-through ``server.cli.main(argv)`` in-process; stdin is scripted for ``play``."""
+through ``skirmish.server.cli.main(argv)`` in-process; stdin is scripted for ``play``."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from bots import make_bot
-from bots.runner import run_bot
-from client.connection import connect
-from engine import events as ev
-from engine.codec import decode_event
-from server import cli
+from skirmish.bots import make_bot
+from skirmish.bots.runner import run_bot
+from skirmish.client.connection import connect
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event
+from skirmish.server import cli
 
 
 def run(capsys, *argv, server=None) -> tuple[int, str, str]:

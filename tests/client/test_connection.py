@@ -1,4 +1,4 @@
-"""The client library (``client.connection``) against a real server over loopback sockets."""
+"""The client library (``skirmish.client.connection``) against a real server over loopback sockets."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ import time
 
 import pytest
 
-from bots import make_bot
-from bots.base import Bot
-from bots.runner import run_bot
-from client.connection import (ClientError, ConnectFailed, ConnectionLost, DecisionUpdate, EventUpdate,
+from skirmish.bots import make_bot
+from skirmish.bots.base import Bot
+from skirmish.bots.runner import run_bot
+from skirmish.client.connection import (ClientError, ConnectFailed, ConnectionLost, DecisionUpdate, EventUpdate,
                                GameOverUpdate, connect)
-from engine import events as ev
-from engine.codec import state_hash
-from engine.model import Decision
-from protocol import messages as m
-from server.app import ServerConfig, running_server
+from skirmish.engine import events as ev
+from skirmish.engine.codec import state_hash
+from skirmish.engine.model import Decision
+from skirmish.protocol import messages as m
+from skirmish.server.app import ServerConfig, running_server
 
 
 def assert_continuous(game, start: int = 1) -> None:

@@ -1,4 +1,4 @@
-"""``make demo`` end to end: ``python -m server.demo`` starts ``skirmish serve`` as a subprocess,
+"""``make demo`` end to end: ``python -m skirmish.server.demo`` starts ``skirmish serve`` as a subprocess,
 two bots play over WebSockets, the server stops on SIGTERM, the game is replayed and verified."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_demo_plays_replays_and_verifies(tmp_path):
     db = tmp_path / "var" / "demo.sqlite"
     env = {**os.environ, "SKIRMISH_DEMO_DB": str(db)}
-    done = subprocess.run([sys.executable, "-m", "server.demo"], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "skirmish.server.demo"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)
     out = done.stdout
     assert done.returncode == 0, f"{out}\n{done.stderr}"
@@ -36,7 +36,7 @@ def test_the_demo_plays_replays_and_verifies(tmp_path):
 
 def test_the_demo_fails_loudly_when_the_server_cannot_start(tmp_path):
     env = {**os.environ, "SKIRMISH_DEMO_DB": str(tmp_path / "demo.sqlite"), "SKIRMISH_RATE": "abc"}
-    done = subprocess.run([sys.executable, "-m", "server.demo"], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "skirmish.server.demo"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 1
     assert "demo FAILED: the server did not start: it exited with status 2" in done.stderr

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from bots import make_bot
-from bots.runner import run_bot
-from client import render
-from client.connection import connect
-from client.narrate import describe
-from client.safe import safe
-from engine import events as ev
-from engine.evolve import initial_state
-from engine.mission import game_created, parse_mission
-from server import cli, missions
+from skirmish.bots import make_bot
+from skirmish.bots.runner import run_bot
+from skirmish.client import render
+from skirmish.client.connection import connect
+from skirmish.client.narrate import describe
+from skirmish.client.safe import safe
+from skirmish.engine import events as ev
+from skirmish.engine.evolve import initial_state
+from skirmish.engine.mission import game_created, parse_mission
+from skirmish.server import cli, missions
 from tests.client.test_client_cli import run
 
 RAW = "Hale\x1b[2J\x1b[31m\nside b resigns"  # clears the screen, turns red, forges a line
@@ -87,9 +87,9 @@ def test_replay_escapes_names_from_a_mission_file(capsys, tmp_path):
 def test_replay_escapes_a_player_name_stored_raw(capsys, tmp_path):
     """A store written before names were checked (or by another server) holds a seat's name with
     an escape and a newline: replay prints it escaped."""
-    from engine.codec import encode_event
-    from server.game import LiveGame
-    from server.store import SQLiteStore
+    from skirmish.engine.codec import encode_event
+    from skirmish.server.game import LiveGame
+    from skirmish.server.store import SQLiteStore
 
     db = tmp_path / "games.sqlite"
 

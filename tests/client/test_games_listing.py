@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client.connection import connect
+from skirmish.client.connection import connect
 
 from test_client_cli import run
 

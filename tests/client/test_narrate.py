@@ -1,4 +1,4 @@
-"""client.narrate: every event of random games of every bundled mission, as side a sees them,
+"""skirmish.client.narrate: every event of random games of every bundled mission, as side a sees them,
 narrated in one escaped line; every roll explained (issue 12, item 33)."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from client.narrate import describe
-from engine import events as ev
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created
-from engine.view import view
-from server import missions
+from skirmish.client.narrate import describe
+from skirmish.engine import events as ev
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created
+from skirmish.engine.view import view
+from skirmish.server import missions
 
 EXPLAINED = re.compile(r"rolls \d+d\d+ \[[\d, ]+\]( vs \d+)?: \S")
 

@@ -30,7 +30,7 @@ CELLS = re.compile(r"^  m X Y\) .* on the board \((-?\d+),(-?\d+)", re.M)
 
 
 def play_argv(url: str, *args: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())",
+    return [sys.executable, "-c", "import sys; from skirmish.server.cli import main; sys.exit(main())",
             "play", "--server", url, *args]
 
 

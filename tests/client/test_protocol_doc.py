@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from protocol.errors import CODES
+from skirmish.protocol.errors import CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -144,8 +144,8 @@ def _wire_structs() -> list[type]:
 
     import msgspec
 
-    from engine.events import Event
-    from protocol import messages as m
+    from skirmish.engine.events import Event
+    from skirmish.protocol import messages as m
 
     found: list[type] = []
 
@@ -174,8 +174,8 @@ def _expected():
     the structs they carry, every event."""
     import typing
 
-    from engine.events import AnyEvent
-    from protocol import messages as m
+    from skirmish.engine.events import AnyEvent
+    from skirmish.protocol import messages as m
 
     out = []
     for cls in m.ClientMessage.__args__:
@@ -233,8 +233,8 @@ def test_every_error_code_is_documented():
 
 
 def test_every_decision_kind_is_a_row_of_the_decisions_table():
-    from engine.rules import registry
-    from engine.rules.core import ANSWERS
+    from skirmish.engine.rules import registry
+    from skirmish.engine.rules.core import ANSWERS
 
     assert set(registry.CATALOG.all().answers) - set(ANSWERS), "the rules modules' decision kinds are registered"
     rows = rows_by_name(doc_tables(DOC.read_text()).get(DECISION_TABLE, []), DECISION_TABLE)
@@ -252,8 +252,8 @@ def _nullable_fields() -> set[str]:
 
     import msgspec
 
-    from engine.events import AnyEvent
-    from protocol import messages as m
+    from skirmish.engine.events import AnyEvent
+    from skirmish.protocol import messages as m
 
     seen, out = set(), set()
 
@@ -292,9 +292,9 @@ def test_the_missions_example_is_what_the_server_lists():
     import msgspec
     import structlog
 
-    from server.config import ServerConfig
-    from server.lobby import Lobby
-    from server.store import MemoryStore
+    from skirmish.server.config import ServerConfig
+    from skirmish.server.lobby import Lobby
+    from skirmish.server.store import MemoryStore
 
     text = DOC.read_text()
     section = text[text.index("### list_missions → missions"):]
@@ -307,8 +307,8 @@ def test_the_missions_example_is_what_the_server_lists():
 
 
 def test_hidden_cards_and_card_draws_are_documented():
-    from engine.rules.challenges.cards import DRAW
-    from engine.rules.challenges.hidden import HIDDEN_CARD, SALT
+    from skirmish.engine.rules.challenges.cards import DRAW
+    from skirmish.engine.rules.challenges.hidden import HIDDEN_CARD, SALT
 
     text = DOC.read_text()
     rows = rows_by_name(doc_tables(text)[EVENT_TABLE], EVENT_TABLE)

@@ -1,4 +1,4 @@
-"""client.render: the board, the units and a label for every option the rules can offer."""
+"""skirmish.client.render: the board, the units and a label for every option the rules can offer."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from bots.base import Bot
-from client import render
-from engine.evolve import initial_state
-from engine.mission import game_created
-from engine.model import Decision
-from server import missions
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots.base import Bot
+from skirmish.client import render
+from skirmish.engine.evolve import initial_state
+from skirmish.engine.mission import game_created
+from skirmish.engine.model import Decision
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 
 def fresh(mission="ridge"):
@@ -61,7 +61,7 @@ def test_labels():
 
 
 def test_buying_dice_says_what_it_costs():
-    from engine.model import TaskFrame
+    from skirmish.engine.model import TaskFrame
 
     state = fresh()
     state.stack.append(TaskFrame(unit="a1", task="attack"))
@@ -120,7 +120,7 @@ async def test_every_option_of_a_random_game_has_a_label(mission, seed):
 
 
 def test_a_challenge_in_progress_shows_both_pools_and_your_hand():
-    from engine.model import ChallengeFrame
+    from skirmish.engine.model import ChallengeFrame
 
     state = fresh("knives")
     state.hands = {"a": ["jam", "luck"], "b": ["", "", ""]}

@@ -1,4 +1,4 @@
-"""The client's protocol session without sockets (``client.session.ClientSession``, sans I/O):
+"""The client's protocol session without sockets (``skirmish.client.session.ClientSession``, sans I/O):
 requests and their replies by id, sequence numbers, gaps, duplicates, ``updates`` unpacked, the
 view folded, what to resume after a reconnect. Frames as the server encodes them."""
 
@@ -7,15 +7,15 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from bots import make_bot
-from client.session import ClientSession, DecisionUpdate, EventUpdate, GameOverUpdate, Reply
-from engine.codec import decode_event, state_hash
-from engine.evolve import replay
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK, codec_for
-from server import missions
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots import make_bot
+from skirmish.client.session import ClientSession, DecisionUpdate, EventUpdate, GameOverUpdate, Reply
+from skirmish.engine.codec import decode_event, state_hash
+from skirmish.engine.evolve import replay
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK, codec_for
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 CLOCK = m.Clock(move_ms=1000, reserve_ms=2000, timeouts=0)
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import asyncio
 
-from bots import make_bot
-from client.connection import Client, DecisionUpdate, EventUpdate, GameOverUpdate
-from engine.codec import decode_event, state_hash
-from engine.evolve import replay
-from engine.events import Event
-from protocol import messages as m
-from server import missions
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots import make_bot
+from skirmish.client.connection import Client, DecisionUpdate, EventUpdate, GameOverUpdate
+from skirmish.engine.codec import decode_event, state_hash
+from skirmish.engine.evolve import replay
+from skirmish.engine.events import Event
+from skirmish.protocol import messages as m
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 
 async def a_game(seed: int = 4) -> tuple[list[Event], object]:

@@ -14,11 +14,11 @@ header, the exact stored bytes of each event, the chain hash stored with each).
 The corpus of a version is recorded ONCE, by the engine of that version, and never recorded again:
 its files are the games as that engine played them, and ``tests/corpus/test_corpus.py`` requires
 every one of them to verify at every later commit. When the rules change (and so
-``engine.mission.ENGINE_VERSION`` is raised), record the new version's corpus with this script
+``skirmish.engine.mission.ENGINE_VERSION`` is raised), record the new version's corpus with this script
 at the commit that raises it, and commit the new folder beside the old ones.
 
-The script uses only what every engine version since 0.1.0 has (``server.match.play_match``,
-``server.store.MemoryStore``, ``bots.make_bot``, ``engine.mission.parse_mission``), so it runs
+The script uses only what every engine version since 0.1.0 has (``skirmish.server.match.play_match``,
+``skirmish.server.store.MemoryStore``, ``skirmish.bots.make_bot``, ``skirmish.engine.mission.parse_mission``), so it runs
 unchanged at an old commit: ``git archive OLD | tar -x -C /tmp/old``, make a venv there, and run
 ``python /path/to/this/record.py --out /path/to/tests/corpus/OLD_VERSION`` from /tmp/old (it
 imports the engine from the current folder, not from beside this file).

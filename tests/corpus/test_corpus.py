@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.codec import decode_event
-from engine.events import GameCreated
-from engine.mission import ENGINE_VERSION
-from server.replayfile import read_file, verify_file
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import GameCreated
+from skirmish.engine.mission import ENGINE_VERSION
+from skirmish.server.replayfile import read_file, verify_file
 
 CORPUS = Path(__file__).resolve().parent
 FILES = sorted(CORPUS.glob("*/*.skr"))

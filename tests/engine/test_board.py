@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import board as geo
-from engine.model import Board
+from skirmish.engine import board as geo
+from skirmish.engine.model import Board
 
 
 def make(rows: str, **bands) -> Board:

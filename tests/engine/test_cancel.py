@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.codec import encode_event
-from engine.commands import Cancel, Resign, Start
-from engine.errors import AlreadyStarted, GameOver, MalformedCommand
-from engine.log import chain_hashes
-from engine.verify import LoggedEvent, verify_log
-from server import missions
-from server.game import LiveGame
-from server.store import MemoryStore
+from skirmish.engine import events as ev
+from skirmish.engine.codec import encode_event
+from skirmish.engine.commands import Cancel, Resign, Start
+from skirmish.engine.errors import AlreadyStarted, GameOver, MalformedCommand
+from skirmish.engine.log import chain_hashes
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server import missions
+from skirmish.server.game import LiveGame
+from skirmish.server.store import MemoryStore
 
 
 async def _stored(store, game_id):

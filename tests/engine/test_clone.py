@@ -1,4 +1,4 @@
-"""``engine.clone``: the planned deep copy ``decide`` runs on, against the MessagePack round trip.
+"""``skirmish.engine.clone``: the planned deep copy ``decide`` runs on, against the MessagePack round trip.
 
 Over random playouts of every bundled mission, at every decision:
 - the copy equals the round trip's, byte for byte in an encoding that keeps dict order;
@@ -13,15 +13,15 @@ import random
 import msgspec
 import pytest
 
-from engine.clone import planner
-from engine.codec import clone_state, roundtrip_state
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.events import SeatTaken
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created
-from server import missions
+from skirmish.engine.clone import planner
+from skirmish.engine.codec import clone_state, roundtrip_state
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.events import SeatTaken
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created
+from skirmish.server import missions
 
 # Keeps dict insertion order (the engine's own encoder sorts keys, and would hide an order change).
 ordered = msgspec.msgpack.Encoder().encode

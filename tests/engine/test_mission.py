@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import board as geo
-from engine.errors import MissionError
-from engine.mission import Mission, game_created, parse_mission
-from engine.model import Weapon
-from server import missions
+from skirmish.engine import board as geo
+from skirmish.engine.errors import MissionError
+from skirmish.engine.mission import Mission, game_created, parse_mission
+from skirmish.engine.model import Weapon
+from skirmish.server import missions
 
 # A small mission using every part of the format (the example in docs/missions.md).
 SMALL = """

@@ -25,17 +25,17 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine import board as geo
-from engine.codec import decode_event, decode_state, encode_event, encode_state, state_hash
-from engine.commands import Choose, Resign, Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.errors import GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
-from engine.events import Event
-from engine.evolve import evolve, initial_state, replay
-from engine.mission import Mission, game_created, parse_mission
-from engine.model import MOMENTUM_MAX, SIDES, State, other
-from server import missions
+from skirmish.engine import board as geo
+from skirmish.engine.codec import decode_event, decode_state, encode_event, encode_state, state_hash
+from skirmish.engine.commands import Choose, Resign, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.errors import GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
+from skirmish.engine.events import Event
+from skirmish.engine.evolve import evolve, initial_state, replay
+from skirmish.engine.mission import Mission, game_created, parse_mission
+from skirmish.engine.model import MOMENTUM_MAX, SIDES, State, other
+from skirmish.server import missions
 
 # A small, crowded board: melee from the first turn, cover, difficult terrain, every kind of
 # unit (heroes, a grunt on the heroes' side, an elite, a boss), so that fending off, avoiding

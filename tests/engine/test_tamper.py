@@ -4,8 +4,8 @@ The issue: "changing one byte of any stored event, deleting or reordering an eve
 one die result makes verify fail and name the first bad event". A real game (two seeded random
 bots, provably fair dice) is played once into a SQLite file; each test copies that file, edits
 the ``events`` table directly with ``sqlite3`` (as someone with access to the database would),
-then verifies twice: ``engine.verify.verify_log`` on the rows, and ``skirmish verify`` through
-``server.cli.main`` (exit code 1 and the failing event named on stdout).
+then verifies twice: ``skirmish.engine.verify.verify_log`` on the rows, and ``skirmish verify`` through
+``skirmish.server.cli.main`` (exit code 1 and the failing event named on stdout).
 
 Two kinds of tampering are covered: clumsy edits that break the hash chain, and a dishonest
 server that rewrites its log and recomputes every later chain hash so that the chain is
@@ -23,15 +23,15 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from bots import make_bot
-from engine import events as ev
-from engine.codec import decode_event, encode_event
-from engine.log import GENESIS_HASH, chain_hash
-from engine.mission import ENGINE_VERSION
-from engine.verify import LoggedEvent, Report, verify_log
-from server import cli, missions
-from server.match import play_match
-from server.store import SQLiteStore
+from skirmish.bots import make_bot
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event, encode_event
+from skirmish.engine.log import GENESIS_HASH, chain_hash
+from skirmish.engine.mission import ENGINE_VERSION
+from skirmish.engine.verify import LoggedEvent, Report, verify_log
+from skirmish.server import cli, missions
+from skirmish.server.match import play_match
+from skirmish.server.store import SQLiteStore
 
 GAME = "g-tamper"
 # The match seed: dice and bots derive from it, so the game is always the same. The template
@@ -574,7 +574,7 @@ def test_client_seeds_apply_to_the_rolls_after_them(db: Path, capsys) -> None:
     """A client seed logged before the first roll (as the server logs them when seats are taken)
     enters every roll: the first roll the seed changes is named. A second seed for a seat is
     named too."""
-    from engine.dice.fair import fair_roll
+    from skirmish.engine.dice.fair import fair_roll
 
     evs = events(db)
     datas = [r.data for r in rows(db)]
@@ -592,7 +592,7 @@ def test_client_seeds_apply_to_the_rolls_after_them(db: Path, capsys) -> None:
 
 
 def test_a_failure_in_a_game_of_another_engine_version_names_the_rules_that_re_ran_it(db: Path, capsys) -> None:
-    """A game recorded by an older engine is re-run with that engine's rules (engine.versions):
+    """A game recorded by an older engine is re-run with that engine's rules (skirmish.engine.versions):
     a failure says so, and which engine verified it. A game of this engine's version that fails
     says nothing of the kind."""
     evs = events(db)

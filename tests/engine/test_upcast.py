@@ -1,5 +1,5 @@
 """Stored events of an older shape are upcast on read, after the chain is checked on their exact
-stored bytes (engine.codec.UPCASTERS, issue 13 item 4).
+stored bytes (skirmish.engine.codec.UPCASTERS, issue 13 item 4).
 
 No event's stored shape has changed yet, so the test makes one change up: a DiceRolled whose die
 was once logged as ``"die": "d6"`` and its results as ``"faces"`` (``sides`` and ``results``
@@ -13,12 +13,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from engine import codec
-from engine import events as ev
-from engine.codec import decode_event, encode_event
-from engine.log import chain_hashes
-from engine.verify import LoggedEvent, verify_log
-from server.replayfile import read_file
+from skirmish.engine import codec
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event, encode_event
+from skirmish.engine.log import chain_hashes
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server.replayfile import read_file
 
 GAME = Path(__file__).resolve().parents[1] / "corpus" / "0.2.0" / "ridge-1-greedy-greedy.skr"
 

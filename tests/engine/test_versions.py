@@ -1,5 +1,5 @@
 """A game is played, and re-run, with the rules of the engine version that recorded it
-(engine.versions, issue 13 item 4): each of issue 12's rules changes keeps engine 0.1.0's rule for
+(skirmish.engine.versions, issue 13 item 4): each of issue 12's rules changes keeps engine 0.1.0's rule for
 0.1.0 games, while the rules tests hold 0.2.0 games (and every new game) to the new one. The
 corpus (tests/corpus/) holds whole recorded games of each version to the same."""
 
@@ -8,16 +8,16 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine import events as ev
-from engine.codec import state_hash
-from engine.evolve import initial_state
-from engine.mission import ENGINE_VERSION
-from engine.rules import registry
-from engine.rules.capture import conditions as cond
-from engine.rules.context import Context
-from engine.rules.core import attack
-from engine.rules.salt import draw_salt
-from engine.versions import CURRENT, V0_1, V0_2, VERSIONS, UnknownVersion, level
+from skirmish.engine import events as ev
+from skirmish.engine.codec import state_hash
+from skirmish.engine.evolve import initial_state
+from skirmish.engine.mission import ENGINE_VERSION
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.capture import conditions as cond
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import attack
+from skirmish.engine.rules.salt import draw_salt
+from skirmish.engine.versions import CURRENT, V0_1, V0_2, VERSIONS, UnknownVersion, level
 
 import tests.engine.rules.scenario as scenario_module
 from tests.engine.rules.capture.test_drag_exit import dragging_scene

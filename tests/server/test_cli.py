@@ -1,4 +1,4 @@
-"""The ``skirmish`` command line, through ``server.cli.main(argv)``, on SQLite files in tmp_path.
+"""The ``skirmish`` command line, through ``skirmish.server.cli.main(argv)``, on SQLite files in tmp_path.
 
 Exit codes: 0 done, 1 verification failed, 2 a problem reported in one line on stderr (unknown
 game, missing store, refused file, bad mission). Every test passes ``--db`` explicitly, and
@@ -16,13 +16,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from engine import events as ev
-from engine.codec import decode_event, state_hash
-from engine.evolve import evolve, initial_state
-from engine.commands import Start
-from server import cli, missions
-from server.game import LiveGame, seed_from_int
-from server.store import SQLiteStore
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event, state_hash
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.commands import Start
+from skirmish.server import cli, missions
+from skirmish.server.game import LiveGame, seed_from_int
+from skirmish.server.store import SQLiteStore
 
 RIDGE_TOML = Path(missions.__file__).with_name("ridge.toml")
 
@@ -371,7 +371,7 @@ def test_verify_file_fails_on_a_file_whose_events_were_altered(capsys, played, t
 def forged_file(data: bytes, k: int, new_event: bytes, *, version: int = 2) -> bytes:
     """What a dishonest exporter writes: event ``k`` (1-based) replaced, every hash and the
     header's head recomputed, so that the file is consistent in itself."""
-    from engine.log import chain_hashes
+    from skirmish.engine.log import chain_hashes
 
     header, events, _ = msgspec.msgpack.decode(data)
     events[k - 1] = new_event
@@ -383,7 +383,7 @@ def forged_file(data: bytes, k: int, new_event: bytes, *, version: int = 2) -> b
 
 def forged_injury(db: Path, game: str) -> tuple[int, bytes]:
     """An event of the game made worse: a nonlethal injury turned lethal (the rules notice)."""
-    from engine.codec import encode_event
+    from skirmish.engine.codec import encode_event
 
     for seq, data, _ in stored_rows(db, game):
         e = decode_event(data)

@@ -25,7 +25,7 @@ def skirmish_command() -> list[str]:
     script = Path(sys.executable).with_name("skirmish")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-P", "-m", "server.cli"]  # -P: the current folder is not put on sys.path
+    return [sys.executable, "-P", "-m", "skirmish.server.cli"]  # -P: the current folder is not put on sys.path
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def test_a_tournament_config_finds_the_bot_beside_it(tmp_path: Path, env) -> Non
 
 
 def subcommands() -> list[str]:
-    from server import cli
+    from skirmish.server import cli
 
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
@@ -131,7 +131,7 @@ def test_every_subcommand_is_covered() -> None:
 
 @pytest.mark.parametrize("command", subcommands())
 def test_every_subcommands_help_has_a_description(command: str, capsys) -> None:
-    from server import cli
+    from skirmish.server import cli
 
     with pytest.raises(SystemExit) as exc:
         cli.main([command, "--help"])
@@ -158,7 +158,7 @@ def test_version_comes_from_the_package_metadata(tmp_path: Path, env) -> None:
 
 
 def commands_with_db() -> set[str]:
-    from server import cli
+    from skirmish.server import cli
 
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
@@ -232,7 +232,7 @@ def test_supported_stores_still_open(tmp_path: Path, env) -> None:
 
 
 def test_the_server_config_refuses_an_unsupported_store() -> None:
-    from server.config import ServerConfig
+    from skirmish.server.config import ServerConfig
 
     with pytest.raises(ValueError, match="PostgreSQL is not supported"):
         ServerConfig(db="postgresql://localhost/skirmish")
@@ -253,7 +253,7 @@ def test_a_tournament_out_under_a_file_is_named(tmp_path: Path, env) -> None:
 BAD_BOTS = '''\
 import time
 
-from bots.base import Bot
+from skirmish.bots.base import Bot
 
 
 class _AfterSome(Bot):
@@ -304,9 +304,9 @@ def test_a_misbehaving_bot_in_match_forfeits_cleanly(bot: str, kind: str, error:
     from contextlib import closing
     import sqlite3
 
-    from engine.codec import decode_event
-    from engine.events import GameEnded, Resigned
-    from server.cli import EXIT_FORFEIT
+    from skirmish.engine.codec import decode_event
+    from skirmish.engine.events import GameEnded, Resigned
+    from skirmish.server.cli import EXIT_FORFEIT
 
     (tmp_path / "badbots.py").write_text(BAD_BOTS, encoding="utf-8")
     db = tmp_path / "games.sqlite"
@@ -334,7 +334,7 @@ def test_a_misbehaving_bot_in_match_forfeits_cleanly(bot: str, kind: str, error:
 
 
 def test_match_exit_codes_are_documented(capsys) -> None:
-    from server import cli
+    from skirmish.server import cli
 
     with pytest.raises(SystemExit):
         cli.main(["match", "--help"])

@@ -16,7 +16,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from server import cli
+from skirmish.server import cli
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "replay-format.md"
 GAME = "g-doc"
@@ -212,8 +212,8 @@ def test_the_pages_examples_are_right() -> None:
 
 def test_the_page_agrees_with_the_engine() -> None:
     """The page's algorithm is the engine's (checked here, the only place engine code is used)."""
-    from engine.dice.fair import fair_roll
-    from engine.log import chain_hash as engine_chain_hash
+    from skirmish.engine.dice.fair import fair_roll
+    from skirmish.engine.log import chain_hash as engine_chain_hash
 
     seed = bytes(range(32))
     for seeds, nonce, sides, count in (("a=x,b=y", 3, 6, 40), ("", 9, 256, 70), ("a=x", 1, 65536, 30), ("", 2, 257, 50)):

@@ -19,17 +19,17 @@ A captured bogey does not choose: when it is activated its escape roll is made a
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.events import ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged, ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitMoved, WeaponDrawn
-from engine.rules.capture.events import BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved, DragEnded, DragStarted, UnitCaptured
-from engine.model import Option, State, TaskFrame, Unit, other
-from engine.rules.capture.frames import D12Frame
-from engine.rules.capture import conditions as cond
-from engine.rules.capture import dice as d12
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.rules.core import actions as core_actions
-from engine.rules.core import attack
+from skirmish.engine import board as geo
+from skirmish.engine.events import ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged, ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitMoved, WeaponDrawn
+from skirmish.engine.rules.capture.events import BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved, DragEnded, DragStarted, UnitCaptured
+from skirmish.engine.model import Option, State, TaskFrame, Unit, other
+from skirmish.engine.rules.capture.frames import D12Frame
+from skirmish.engine.rules.capture import conditions as cond
+from skirmish.engine.rules.capture import dice as d12
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import actions as core_actions
+from skirmish.engine.rules.core import attack
 
 # -- the act decision ---------------------------------------------------------------------------
 

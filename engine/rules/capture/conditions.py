@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.model import CaptureRules, State, Unit
-from engine.rules.capture.dice import fxm
-from engine.versions import CURRENT, V0_2
+from skirmish.engine import board as geo
+from skirmish.engine.model import CaptureRules, State, Unit
+from skirmish.engine.rules.capture.dice import fxm
+from skirmish.engine.versions import CURRENT, V0_2
 
 DEFAULT_RULES = CaptureRules()
 

@@ -26,12 +26,12 @@ from typing import Callable, NamedTuple
 
 import msgspec
 
-from engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
-from engine.rules.capture.events import BonusActionsGained, D12Tested
-from engine.model import SIDES, Option, State, Unit, other
-from engine.rules.capture.frames import D12Frame
-from engine.rules import registry
-from engine.rules.context import Context
+from skirmish.engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from skirmish.engine.rules.capture.events import BonusActionsGained, D12Tested
+from skirmish.engine.model import SIDES, Option, State, Unit, other
+from skirmish.engine.rules.capture.frames import D12Frame
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
 
 MAX_DICE = 12  # the exact search visits 3**N subsets: 12 dice is half a million, pools are 1-6
 
@@ -150,7 +150,7 @@ def roll_escape(ctx: Context, unit: Unit, dice: int, face: int, guard: str) -> N
                                   nonce=nonce, rolled=results))
 
 
-# test -> function(ctx, frame, passed): what the settled roll does (``engine.rules.capture.actions``)
+# test -> function(ctx, frame, passed): what the settled roll does (``skirmish.engine.rules.capture.actions``)
 OUTCOMES: dict[str, Callable[[Context, D12Frame, bool], None]] = {}
 
 

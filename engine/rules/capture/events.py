@@ -1,8 +1,8 @@
-"""The capture module's events (seed 000): part of the log's closed union (``engine.events.AnyEvent``)."""
+"""The capture module's events (seed 000): part of the log's closed union (``skirmish.engine.events.AnyEvent``)."""
 
 from __future__ import annotations
 
-from engine.base import Event
+from skirmish.engine.base import Event
 
 
 class D12Tested(Event):

@@ -1,13 +1,13 @@
-"""The capture module's evolve handlers (seed 000): ``engine.evolve`` applies its events with them."""
+"""The capture module's evolve handlers (seed 000): ``skirmish.engine.evolve`` applies its events with them."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-from engine.base import unit_of as _unit
-from engine.errors import InvalidEvent
-from engine.model import State
-from engine.rules.capture import events as ev
+from skirmish.engine.base import unit_of as _unit
+from skirmish.engine.errors import InvalidEvent
+from skirmish.engine.model import State
+from skirmish.engine.rules.capture import events as ev
 
 
 def _d12_tested(s: State, e: ev.D12Tested) -> None:

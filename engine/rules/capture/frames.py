@@ -1,8 +1,8 @@
-"""The capture module's procedure frames (seed 000): part of ``engine.model.FrameT``."""
+"""The capture module's procedure frames (seed 000): part of ``skirmish.engine.model.FrameT``."""
 
 from __future__ import annotations
 
-from engine.base import Frame
+from skirmish.engine.base import Frame
 
 
 class D12Frame(Frame, tag="d12"):

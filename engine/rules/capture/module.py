@@ -10,9 +10,9 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
-from engine.rules.capture import actions, dice, events
-from engine.rules.capture.frames import D12Frame
-from engine.rules.registry import Module
+from skirmish.engine.rules.capture import actions, dice, events
+from skirmish.engine.rules.capture.frames import D12Frame
+from skirmish.engine.rules.registry import Module
 
 MODULE = Module(
     name="capture",

@@ -3,14 +3,14 @@
 There is no deck order to keep secret: the deck is the multiset of cards left (kept sorted), and
 each draw is one provably fair roll over the cards left ("challenges:draw"), so every draw can
 be recomputed from the revealed seed after the game. Until then the draw's roll and card are
-redacted for everyone but the drawing side (``engine.rules.challenges.hidden``).
+redacted for everyone but the drawing side (``skirmish.engine.rules.challenges.hidden``).
 """
 
 from __future__ import annotations
 
-from engine.events import CardDrawn
-from engine.model import SIDES, Side
-from engine.rules.context import Context
+from skirmish.engine.events import CardDrawn
+from skirmish.engine.model import SIDES, Side
+from skirmish.engine.rules.context import Context
 
 DRAW = "challenges:draw"
 

@@ -1,6 +1,6 @@
-"""What the challenges module hides, and from whom (DESIGN.md section 5; ``engine.view``).
+"""What the challenges module hides, and from whom (DESIGN.md section 5; ``skirmish.engine.view``).
 
-Until the game is over (the viewer ``"all"``, which ``engine.view`` never redacts):
+Until the game is over (the viewer ``"all"``, which ``skirmish.engine.view`` never redacts):
 
 - ``CardDrawn``: the card, for everyone but the drawing side;
 - ``DiceRolled`` "challenges:draw": the roll that picked the card (it would name it), likewise;
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.events import CardDrawn, DecisionRequested, DiceRolled, OptionChosen, SaltDrawn
-from engine.rules.challenges.cards import DRAW
-from engine.rules.challenges.procedure import KINDS
+from skirmish.engine.events import CardDrawn, DecisionRequested, DiceRolled, OptionChosen, SaltDrawn
+from skirmish.engine.rules.challenges.cards import DRAW
+from skirmish.engine.rules.challenges.procedure import KINDS
 
 SALT = "challenges:salt"
 HIDDEN_CARD = ("card", "")

@@ -10,19 +10,19 @@ sentence of the seed onto this code.
 
 from __future__ import annotations
 
-from engine import events as ev
+from skirmish.engine import events as ev
 
-from engine.events import ActionPointsChanged, SaltDrawn
-from engine.model import SIDES, ChallengeFrame, State
-from engine.rules.context import Context
-from engine.rules.registry import Module
-from engine.rules.salt import draw_salt
-from engine.rules.challenges import cards, hidden, operations, procedure
-from engine.rules.challenges.sampler import sample_hands
+from skirmish.engine.events import ActionPointsChanged, SaltDrawn
+from skirmish.engine.model import SIDES, ChallengeFrame, State
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.registry import Module
+from skirmish.engine.rules.salt import draw_salt
+from skirmish.engine.rules.challenges import cards, hidden, operations, procedure
+from skirmish.engine.rules.challenges.sampler import sample_hands
 
 
 def on_game_start(ctx: Context) -> None:
-    # 8 d65536: 128 secret bits (engine.rules.salt; issue 12 raised it from 4 d65536, 64 bits)
+    # 8 d65536: 128 secret bits (skirmish.engine.rules.salt; issue 12 raised it from 4 d65536, 64 bits)
     salt = draw_salt(ctx, hidden.SALT)
     ctx.emit(SaltDrawn(salt=salt))
     cards.deal(ctx)

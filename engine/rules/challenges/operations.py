@@ -16,11 +16,11 @@ are not available then the option will appear in red text and not be selectable"
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.events import ActionPointsChanged, StealthChanged, TaskAttempted
-from engine.model import ChallengeFrame, Option, State, Unit
-from engine.rules.context import Context
-from engine.rules.challenges import procedure
+from skirmish.engine import board as geo
+from skirmish.engine.events import ActionPointsChanged, StealthChanged, TaskAttempted
+from skirmish.engine.model import ChallengeFrame, Option, State, Unit
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.challenges import procedure
 
 CREATORS = ("tactician", "technologist", "geneticist")
 DEFAULT_COSTS = {"assassinate": 2, "sabotage": 2, "create": 1, "stealth": 1}

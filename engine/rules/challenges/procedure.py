@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import msgspec
 
-from engine import board as geo
-from engine.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityDamaged, FacilityDestroyed,
+from skirmish.engine import board as geo
+from skirmish.engine.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityDamaged, FacilityDestroyed,
                            FateChanged, InjurySuffered, ProcedureEnded, ProcedureStarted, ProcedureUpdated,
                            StealthChanged)
-from engine.model import ChallengeFrame, Option, State, Unit, other
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.rules.challenges import dice
-from engine.rules.challenges.cards import playable
+from skirmish.engine.model import ChallengeFrame, Option, State, Unit, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.challenges import dice
+from skirmish.engine.rules.challenges.cards import playable
 
 KINDS = ("prerogative", "respond", "threshold")  # the decision kinds of the loop
 FATE_COST = 1  # fate spent per re-roll of a side's failed dice (house rule)

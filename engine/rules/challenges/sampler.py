@@ -1,7 +1,7 @@
-"""The challenges module's determinization sampler (seed 002; ``bots.determinize``): the opponent's
+"""The challenges module's determinization sampler (seed 002; ``skirmish.bots.determinize``): the opponent's
 hand and both decks.
 
-What a side's view shows of the tactic cards (``engine.rules.challenges.hidden``): its own hand
+What a side's view shows of the tactic cards (``skirmish.engine.rules.challenges.hidden``): its own hand
 and deck; of the other side only how many cards it holds and has left (each an ``""``), plus
 every card it has played or created (public when it happens). The sampler deals the unseen
 cards -- the other side's deck list and created cards, less those played and those its hand
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.model import SIDES, Side, State
+from skirmish.engine.model import SIDES, Side, State
 
 
 def unseen(state: State, side: Side) -> list[str]:

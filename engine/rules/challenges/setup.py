@@ -11,8 +11,8 @@ from typing import Literal
 
 import msgspec
 
-from engine import board as geo
-from engine.model import SIDES, Board, Card, ChallengeSetup, Creation, Facility
+from skirmish.engine import board as geo
+from skirmish.engine.model import SIDES, Board, Card, ChallengeSetup, Creation, Facility
 
 # ability -> the largest level it takes (1: a flag such as Master Assassin or Slayer)
 ABILITIES = {

@@ -8,8 +8,8 @@ Value and the initiative, which modules reach through ``ctx.rules.core``.
 
 from __future__ import annotations
 
-from engine.rules.core import actions, attack, flow, procedure
-from engine.rules.registry import CoreServices, Module
+from skirmish.engine.rules.core import actions, attack, flow, procedure
+from skirmish.engine.rules.registry import CoreServices, Module
 
 ANSWERS = {
     "first": flow.answer_first,

@@ -6,16 +6,16 @@ now, in a fixed order, and ``take_minor`` / ``start_task`` carry an option out.
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.events import (AdvantageCreated, AssistGiven, Directed, GuardTaken, ItemPickedUp,
+from skirmish.engine import board as geo
+from skirmish.engine.events import (AdvantageCreated, AssistGiven, Directed, GuardTaken, ItemPickedUp,
                            MinorActionTaken, ObjectiveSecured, PoolChanged, ProcedureEnded,
                            ProcedureStarted, ProneChanged, Readied, Recovered, Stabilised, StressRegained,
                            UnitMoved, WeaponDrawn)
-from engine.model import DirectFrame, Option, State, TaskFrame, Unit
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.rules.core import attack
-from engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
+from skirmish.engine.model import DirectFrame, Option, State, TaskFrame, Unit
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import attack
+from skirmish.engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
 
 # -- Minor Actions ---------------------------------------------------------------------------------
 
@@ -297,7 +297,7 @@ def _spend(ctx: Context, f: TaskFrame) -> None:
     (_spend_recover if f.task == "recover" else _spend_sprint)(ctx, f)
 
 
-# What the Task procedure (engine.rules.core.procedure) looks up for the Tasks defined here.
+# What the Task procedure (skirmish.engine.rules.core.procedure) looks up for the Tasks defined here.
 SPECS_OF = {**{_task: _spec(_task) for _task in SPECS}, "other": _other_spec}
 RESOLVE = {
     "recover": _resolve_recover, "sprint": _resolve_sprint, "first_aid": _resolve_first_aid,

@@ -1,7 +1,7 @@
 """Attacks and damage: seed 001 "Attacks and Damage", steps 1 to 7.
 
 The declaration (steps 1-3: weapon, viable target, lethal or not) is one option of a Task
-decision. The attack then runs as a ``TaskFrame`` (``engine.rules.core.tasks``): ``buy`` ->
+decision. The attack then runs as a ``TaskFrame`` (``skirmish.engine.rules.core.tasks``): ``buy`` ->
 ``roll`` (step 4; melee is Opposed, so the defender rolls too) -> ``aim`` -> ``resolve``, then:
 
 ``bystander``  a failed ranged attack with a Complication and creatures near the target: the
@@ -13,15 +13,15 @@ decision. The attack then runs as a ``TaskFrame`` (``engine.rules.core.tasks``):
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.events import (AdvantageUsed, InjuryAvoided, InjurySuffered, PoolChanged, ProcedureEnded,
+from skirmish.engine import board as geo
+from skirmish.engine.events import (AdvantageUsed, InjuryAvoided, InjurySuffered, PoolChanged, ProcedureEnded,
                            ProcedureStarted, StressLost, UnitMoved)
-from engine.model import UNARMED, Option, State, TaskFrame, Unit, Weapon, other
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.rules.core import tasks
-from engine.versions import V0_2
-from engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
+from skirmish.engine.model import UNARMED, Option, State, TaskFrame, Unit, Weapon, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import tasks
+from skirmish.engine.versions import V0_2
+from skirmish.engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
 
 COVER_DICE = 2  # house rule: a unit in a cover cell rolls 2 Resistance (Challenge) Dice
 RANGE_DIFFICULTY = {"reach": 0, "close": 0, "medium": 0, "long": 1, "extreme": 2}  # adapted from STA
@@ -357,5 +357,5 @@ def _next_injury(ctx: Context, f: TaskFrame) -> None:
         ctx.emit(ProcedureEnded())
 
 
-# The attack's own steps, after it is resolved (engine.rules.core.procedure looks them up).
+# The attack's own steps, after it is resolved (skirmish.engine.rules.core.procedure looks them up).
 STEPS = {"bystander": _bystander, "outcome": _outcome, "damage": _damage, "injury": _injury}

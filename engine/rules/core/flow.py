@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine import board as geo
-from engine.codec import state_hash
-from engine.events import (ActivationPassed, Checkpoint, GameEnded, InitiativeWon, PoolChanged,
+from skirmish.engine import board as geo
+from skirmish.engine.codec import state_hash
+from skirmish.engine.events import (ActivationPassed, Checkpoint, GameEnded, InitiativeWon, PoolChanged,
                            ProcedureEnded, ProcedureStarted, ReadyTriggered, RoundEnded, RoundStarted,
                            TaskAttempted, TurnEnded, TurnStarted, UnitDied)
-from engine.model import SIDES, DirectFrame, Option, Outcome, ReadyFrame, State, TaskFrame, Unit, other
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.rules.core import actions, attack, procedure
+from skirmish.engine.model import SIDES, DirectFrame, Option, Outcome, ReadyFrame, State, TaskFrame, Unit, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import actions, attack, procedure
 
 KEEP_INITIATIVE_COST = 2  # seed 001: "the Player may spend two Momentum"
 

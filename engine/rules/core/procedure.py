@@ -1,7 +1,7 @@
 """The Task procedure (seed 001; RULES-BRIEF "Core"): every Task runs as a ``TaskFrame`` on the
 stack: ``buy`` -> ``roll`` -> ``aim`` -> ``resolve``, then the task's own steps. The tables of
-what each Task is and does come from the files that define the Tasks (``engine.rules.core.actions``,
-``engine.rules.core.attack``); the counting is ``engine.rules.core.tasks``'.
+what each Task is and does come from the files that define the Tasks (``skirmish.engine.rules.core.actions``,
+``skirmish.engine.rules.core.attack``); the counting is ``skirmish.engine.rules.core.tasks``'.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Callable, Mapping
 
-from engine.events import AssistUsed, PoolChanged
-from engine.model import Option, State, TaskFrame, Unit, other
-from engine.rules.context import Context
-from engine.rules.core import actions, attack
-from engine.rules.core.tasks import (Spec, TaskResult, buy_options, count_successes, dice_cost, has_focus,
+from skirmish.engine.events import AssistUsed, PoolChanged
+from skirmish.engine.model import Option, State, TaskFrame, Unit, other
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import actions, attack
+from skirmish.engine.rules.core.tasks import (Spec, TaskResult, buy_options, count_successes, dice_cost, has_focus,
                                      is_prepared, target_number, update)
 
 # -- the procedure ----------------------------------------------------------------------------

@@ -5,16 +5,16 @@ Each die at or under the target is one success; at or under the Discipline with 
 Focus, or a natural 1, two; each die inside the Complication Range (the top ``range`` faces)
 is a Complication. Successes at or over the Difficulty pass; each one beyond is one Momentum.
 
-Every Task runs as a ``TaskFrame`` on the stack (``engine.rules.core.procedure``).
+Every Task runs as a ``TaskFrame`` on the stack (``skirmish.engine.rules.core.procedure``).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.events import ComplicationSuffered, PoolChanged, ProcedureUpdated
-from engine.model import MOMENTUM_MAX, Option, State, TaskFrame, Unit, other
-from engine.rules.context import Context
+from skirmish.engine.events import ComplicationSuffered, PoolChanged, ProcedureUpdated
+from skirmish.engine.model import MOMENTUM_MAX, Option, State, TaskFrame, Unit, other
+from skirmish.engine.rules.context import Context
 
 import msgspec
 

@@ -1,16 +1,16 @@
 """The morale module's bot hooks (seed 004): its terms of the bots' evaluation, the static worth of
-its options and of its decisions (``bots.evaluate`` and ``bots.policy`` read them through
+its options and of its decisions (``skirmish.bots.evaluate`` and ``skirmish.bots.policy`` read them through
 ``Module.bots``).
 
 The engine imports no bot code: the functions that price options and decisions take ``kit``, the
-bots' evaluation (``bots.evaluate``: ``best_attack``, ``WIN``), as an argument.
+bots' evaluation (``skirmish.bots.evaluate``: ``best_attack``, ``WIN``), as an argument.
 """
 
 from __future__ import annotations
 
-from engine.model import TaskFrame
-from engine.rules.morale import courage
-from engine.rules.registry import BotHooks
+from skirmish.engine.model import TaskFrame
+from skirmish.engine.rules.morale import courage
+from skirmish.engine.rules.registry import BotHooks
 
 TOKEN = 0.15  # a Command Token, in victory points (the weight of the "tokens" term)
 

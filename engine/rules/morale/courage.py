@@ -17,13 +17,13 @@ A unit's VP are its victory points (``Unit.points``); a unit is lost when it is 
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.events import UnitMoved
-from engine.rules.morale.events import CourageFailed, CourageTestDue
-from engine.model import SIDES, Option, Outcome, State, other
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.rules.morale import rolls, tokens
+from skirmish.engine import board as geo
+from skirmish.engine.events import UnitMoved
+from skirmish.engine.rules.morale.events import CourageFailed, CourageTestDue
+from skirmish.engine.model import SIDES, Option, Outcome, State, other
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.morale import rolls, tokens
 
 COURAGE_BASE = 5  # "their TCV plus five"
 PAST_HALF = -2  # "a -2 to their Courage value if they lost more than 50%"
@@ -85,7 +85,7 @@ def _tested(ctx: Context, f, ok: bool) -> None:
         failed(ctx, f.side)
 
 
-RESOLVE = {"courage": _tested}  # what a Courage Test's result does (engine.rules.morale.rolls.test_step)
+RESOLVE = {"courage": _tested}  # what a Courage Test's result does (skirmish.engine.rules.morale.rolls.test_step)
 
 
 def failed(ctx: Context, side: str) -> None:

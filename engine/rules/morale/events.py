@@ -1,8 +1,8 @@
-"""The morale module's events (seed 004): part of the log's closed union (``engine.events.AnyEvent``)."""
+"""The morale module's events (seed 004): part of the log's closed union (``skirmish.engine.events.AnyEvent``)."""
 
 from __future__ import annotations
 
-from engine.base import Event
+from skirmish.engine.base import Event
 
 
 class TokensChanged(Event):

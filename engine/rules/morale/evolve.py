@@ -1,13 +1,13 @@
-"""The morale module's evolve handlers (seed 004): ``engine.evolve`` applies its events with them."""
+"""The morale module's evolve handlers (seed 004): ``skirmish.engine.evolve`` applies its events with them."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-from engine.base import unit_of as _unit
-from engine.errors import InvalidEvent
-from engine.model import State
-from engine.rules.morale import events as ev
+from skirmish.engine.base import unit_of as _unit
+from skirmish.engine.errors import InvalidEvent
+from skirmish.engine.model import State
+from skirmish.engine.rules.morale import events as ev
 
 
 def _tokens_changed(s: State, e: ev.TokensChanged) -> None:

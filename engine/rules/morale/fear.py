@@ -10,11 +10,11 @@ are taken as soon as that activation is over.
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine.rules.morale.events import FearDue, FearTestsTaken
-from engine.model import State, Unit
-from engine.rules.context import Context
-from engine.rules.morale import rolls
+from skirmish.engine import board as geo
+from skirmish.engine.rules.morale.events import FearDue, FearTestsTaken
+from skirmish.engine.model import State, Unit
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.morale import rolls
 
 FEAR_RANGE = 10  # 10", 1 cell = 1 inch (RULES-BRIEF "Board")
 COMMAND_RANGE = 10  # "with in 10""

@@ -1,9 +1,9 @@
-"""The morale module's fields (seed 004) of ``engine.model.Unit`` and ``engine.model.State``.
+"""The morale module's fields (seed 004) of ``skirmish.engine.model.Unit`` and ``skirmish.engine.model.State``.
 
 ``(name, type, default)``, as ``msgspec.defstruct`` takes them; the model appends them after the
 core's, so their order here is their order in the stored ``GameCreated`` and in the state hash.
 All of them are left out of the state hash while they hold their defaults
-(``engine.codec.state_hash``: every field added after the first release): a game without the module hashes as before the module existed.
+(``skirmish.engine.codec.state_hash``: every field added after the first release): a game without the module hashes as before the module existed.
 """
 
 from __future__ import annotations

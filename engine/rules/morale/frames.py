@@ -1,8 +1,8 @@
-"""The morale module's procedure frames (seed 004): part of ``engine.model.FrameT``."""
+"""The morale module's procedure frames (seed 004): part of ``skirmish.engine.model.FrameT``."""
 
 from __future__ import annotations
 
-from engine.base import Frame
+from skirmish.engine.base import Frame
 
 
 class MoraleTestFrame(Frame, tag="morale_test"):

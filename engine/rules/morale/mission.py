@@ -1,5 +1,5 @@
 """The morale module's mission fields (seed 004): a profile's pilot and size, their checks and errors,
-and the unit fields they give (``engine.mission`` calls ``check`` and ``unit_fields`` for every
+and the unit fields they give (``skirmish.engine.mission`` calls ``check`` and ``unit_fields`` for every
 mission, and appends ``PROFILE`` to its ``ProfileSpec``)."""
 
 from __future__ import annotations
@@ -38,6 +38,6 @@ def check(spec, fail) -> None:
 
 
 def unit_fields(p) -> dict:
-    """The ``Unit`` fields (``engine.rules.morale.fields``) a profile gives."""
+    """The ``Unit`` fields (``skirmish.engine.rules.morale.fields``) a profile gives."""
     return {"endurance": p.endurance, "endurance_max": p.endurance, "morale": p.morale, "size": p.size,
             "command_unit": p.command_unit}

@@ -3,16 +3,16 @@
 Endurance tests and Unconscious pilots (``pilots``), Command Tokens (``tokens``), the seed's
 rolls and the token re-roll windows (``rolls``), Courage Tests (``courage``), Morale Tests and
 Fear (``fear``). Initiative (d10 + TCV) and action counters are the core's
-(``engine.rules.core.flow``). Every sentence of the seed is mapped in ``docs/rules.md``.
+(``skirmish.engine.rules.core.flow``). Every sentence of the seed is mapped in ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-from engine.model import State, Unit
-from engine.rules.context import Context
-from engine.rules.morale import bots, courage, events, fear, narrate, pilots, render, rolls, tokens
-from engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
-from engine.rules.registry import Module
+from skirmish.engine.model import State, Unit
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.morale import bots, courage, events, fear, narrate, pilots, render, rolls, tokens
+from skirmish.engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
+from skirmish.engine.rules.registry import Module
 
 
 def _turn_options(state: State, unit: Unit, opts: list) -> list:

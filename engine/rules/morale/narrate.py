@@ -1,5 +1,5 @@
 """The morale module's narration for clients (seed 004): one line per event, per test started and
-per roll (``client.narrate`` calls these through ``Module.narration`` and ``Module.rolls_narration``).
+per roll (``skirmish.client.narrate`` calls these through ``Module.narration`` and ``Module.rolls_narration``).
 
 Each event or frame function takes the event (or frame), the state before it and ``n(unit id)``,
 the unit's display name, and returns the line or None; the caller escapes it for the terminal.
@@ -7,8 +7,8 @@ the unit's display name, and returns the line or None; the caller escapes it for
 
 from __future__ import annotations
 
-from engine.rules.morale import events as mev
-from engine.rules.morale.frames import MoraleTestFrame
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.rules.morale.frames import MoraleTestFrame
 
 
 def _test_started(f: MoraleTestFrame, state, n) -> str:

@@ -9,10 +9,10 @@ out.
 
 from __future__ import annotations
 
-from engine.rules.morale.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
-from engine.model import Option, State, Unit
-from engine.rules.context import Context
-from engine.rules.morale import rolls
+from skirmish.engine.rules.morale.events import EnduranceChanged, MoveBoostsEnded, RestsEnded, UnitRested
+from skirmish.engine.model import Option, State, Unit
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.morale import rolls
 
 TEST_VALUE_BASE = 2  # house rule: the Endurance test on a hit is 2 + damage
 TEST_VALUE_MAX = 6

@@ -1,9 +1,9 @@
-"""What the morale module adds to the clients' text views (seed 004; ``client.render`` through
+"""What the morale module adds to the clients' text views (seed 004; ``skirmish.client.render`` through
 ``Module.render``): its units' flags, the Command Token pools, its options and its decisions."""
 
 from __future__ import annotations
 
-from engine.rules.registry import Shown
+from skirmish.engine.rules.registry import Shown
 
 
 def unit_flags(u) -> list[str]:

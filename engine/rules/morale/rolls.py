@@ -8,8 +8,8 @@ Every seed 004 roll runs as a ``MoraleTestFrame``: ``roll`` -> ``reroll`` -> ``r
 - Wake-up roll of an Unconscious pilot: "roll a D6, on a roll of 6 the pilot is no longer
   unconscious and regains one point of Endurance."
 - Morale Test: "rolls 2D6. If the result of roll is greater than the pilot's Morale value, the
-  unit fails the test otherwise they pass." (Fear, ``engine.rules.morale.fear``)
-- Courage Test: 2d6 against the Courage value (``engine.rules.morale.courage``).
+  unit fails the test otherwise they pass." (Fear, ``skirmish.engine.rules.morale.fear``)
+- Courage Test: 2d6 against the Courage value (``skirmish.engine.rules.morale.courage``).
 
 Re-roll windows ("Re-roll one of yours or your opponent's dice rolls, which is not damage.
 Rolling several dice at once, like an Endurance test, is classed as one roll."): after a roll,
@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
-from engine.rules.morale.events import EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke
-from engine.model import SIDES, Option, State, TaskFrame, other
-from engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
-from engine.rules.context import Context
-from engine.rules.core import procedure, tasks
-from engine.rules.morale import tokens
+from skirmish.engine.events import ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from skirmish.engine.rules.morale.events import EnduranceChanged, FearRemoved, FearTaken, PilotUnconscious, PilotWoke
+from skirmish.engine.model import SIDES, Option, State, TaskFrame, other
+from skirmish.engine.rules.morale.frames import InitiativeFrame, MoraleTestFrame, RerollFrame
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.core import procedure, tasks
+from skirmish.engine.rules.morale import tokens
 
 
 def start_test(ctx: Context, test: str, side: str, target: int, count: int, unit: str = "") -> None:
@@ -127,7 +127,7 @@ def _fear_end(ctx: Context, f: MoraleTestFrame, ok: bool) -> None:
         ctx.emit(FearRemoved(unit=f.unit, reason="morale test"))
 
 
-RESOLVE = {"endurance": _endurance, "wake": _wake, "fear": _fear, "fear_end": _fear_end}  # and "courage" (engine.rules.morale.courage.RESOLVE)
+RESOLVE = {"endurance": _endurance, "wake": _wake, "fear": _fear, "fear_end": _fear_end}  # and "courage" (skirmish.engine.rules.morale.courage.RESOLVE)
 
 
 # -- re-rolling a core Task ------------------------------------------------------------------------

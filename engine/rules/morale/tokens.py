@@ -3,17 +3,17 @@
 "At the beginning of a game, each team starts with a number of Command Tokens equal to their
 TCV (Team Command Value). TCV is the Team Commander's Command value plus any other bonuses to
 it like "Command Unit"." The uses: +1 Movement until the end of the turn, a re-roll of a
-non-damage roll of either side (``engine.rules.morale.rolls``), removing an action counter,
-and ignoring a failed Courage Test (``engine.rules.morale.courage``).
+non-damage roll of either side (``skirmish.engine.rules.morale.rolls``), removing an action counter,
+and ignoring a failed Courage Test (``skirmish.engine.rules.morale.courage``).
 """
 
 from __future__ import annotations
 
-from engine.rules.morale.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
-from engine.model import SIDES, Option, State, Unit
-from engine.rules import registry
-from engine.rules.context import Context
-from engine.versions import V0_2
+from skirmish.engine.rules.morale.events import ActionCounterRemoved, CommanderLost, MoveBoosted, TokensChanged
+from skirmish.engine.model import SIDES, Option, State, Unit
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.context import Context
+from skirmish.engine.versions import V0_2
 
 COMMAND_UNIT_BONUS = 1  # house rule: a side with a "Command Unit" able to fight adds 1 to its TCV
 COMMANDER_LOST_TOKENS = 2  # "two of the remaining Command Tokens are lost"

@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from engine.dice import Dice, LocalDice, ProvablyFairDice, ScriptedDice
+from skirmish.engine.dice import Dice, LocalDice, ProvablyFairDice, ScriptedDice
 
 SIDES = (2, 3, 6, 12, 20, 100, 255, 256, 257, 1000, 65535, 65536)
 COUNTS = (1, 2, 7, 33, 100)

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.dice import ProvablyFairDice, fair_roll, verify_commitment
-from engine.dice.fair import canonical_client_seeds
+from skirmish.engine.dice import ProvablyFairDice, fair_roll, verify_commitment
+from skirmish.engine.dice.fair import canonical_client_seeds
 
 SEED = bytes(range(32))
 CLIENT = "a=alice,b=bob"
@@ -49,7 +49,7 @@ def reference_roll(server_seed: bytes, client_seeds: str, nonce: int, sides: int
 
 
 def test_the_vector_published_in_the_module_docstring() -> None:
-    import engine.dice.fair as fair
+    import skirmish.engine.dice.fair as fair
 
     expected = (2, 6, 18, 3, 16, 1, 16, 9, 16, 11)
     assert fair_roll(SEED, CLIENT, 0, 20, 10) == expected

@@ -7,13 +7,13 @@ events so the test can check *then*.
 
 from __future__ import annotations
 
-from engine.codec import state_hash
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice import ScriptedDice
-from engine.events import Event
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created, parse_mission
+from skirmish.engine.codec import state_hash
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import ScriptedDice
+from skirmish.engine.events import Event
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created, parse_mission
 
 BASE = """
 [mission]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.commands import Choose, Resign
-from engine.decide import decide
-from engine.dice import ScriptedDice
-from engine.errors import GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
-from engine.rules.core.tasks import count_successes
+from skirmish.engine import events as ev
+from skirmish.engine.commands import Choose, Resign
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import ScriptedDice
+from skirmish.engine.errors import GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
+from skirmish.engine.rules.core.tasks import count_successes
 
 from tests.engine.rules.scenario import Scenario, of_type
 
@@ -305,7 +305,7 @@ def test_a_minor_npc_cannot_avoid_an_injury():
     (lambda p: Choose(p.id, (True,), "a"), MalformedCommand),
 ])
 def test_bad_commands_get_typed_errors_and_change_nothing(command, error):
-    from engine.codec import state_hash
+    from skirmish.engine.codec import state_hash
 
     s = melee()
     before = state_hash(s.state)

@@ -13,12 +13,12 @@ from collections import Counter
 
 import pytest
 
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created
-from server.missions import bundled
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created
+from skirmish.server.missions import bundled
 
 # (mission, seed, steps, (pending kind, number of options, options by kind))
 GOLDEN = [

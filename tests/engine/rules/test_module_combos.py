@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.codec import state_hash
-from engine.commands import Choose, Start
-from engine.decide import decide
-from engine.dice.local import LocalDice
-from engine.evolve import evolve, initial_state, replay
-from engine.mission import game_created, parse_mission
+from skirmish.engine.codec import state_hash
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice.local import LocalDice
+from skirmish.engine.evolve import evolve, initial_state, replay
+from skirmish.engine.mission import game_created, parse_mission
 
 MISSIONS = Path(__file__).resolve().parents[3] / "server" / "missions"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.rules.morale import events as mev
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.rules.morale import events as mev
 
 from tests.engine.rules.morale.conftest import ModulesScenario, MoraleScenario
 from tests.engine.rules.scenario import of_type

@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-from bots import make_bot
-from engine.verify import LoggedEvent, verify_log
-from server import missions
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots import make_bot
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 PLAYOUTS = 12  # per mission
 

@@ -1,14 +1,14 @@
-"""Rules modules plug into the core through ``engine.rules.registry`` and only where a mission
+"""Rules modules plug into the core through ``skirmish.engine.rules.registry`` and only where a mission
 switches them on (RULES-BRIEF "Modules")."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.errors import MissionError, RulesClash
-from engine.rules import registry
-from engine.rules.registry import Module
+from skirmish.engine import events as ev
+from skirmish.engine.errors import MissionError, RulesClash
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.registry import Module
 
 from tests.engine.rules.scenario import Scenario, of_type
 
@@ -63,7 +63,7 @@ def test_a_mission_without_the_module_plays_as_if_it_did_not_exist(probe):
 
 def test_missions_name_only_known_modules_and_each_once(probe):
     s = Scenario(UNITS)
-    from engine.mission import parse_mission
+    from skirmish.engine.mission import parse_mission
     from tests.engine.rules.scenario import mission_text
 
     text = mission_text(UNITS)

@@ -1,16 +1,16 @@
-"""A game's rule set (``engine.rules.registry.RuleSet``): built once from the core and the modules a
+"""A game's rule set (``skirmish.engine.rules.registry.RuleSet``): built once from the core and the modules a
 mission names, checked for clashes, frozen, and carried in the rules' ``Context`` (issue 13)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.rules.morale import events as mev
-from engine.errors import RulesClash
-from engine.model import ReadyFrame
-from engine.rules import registry
-from engine.rules.registry import Module, RuleSet
+from skirmish.engine import events as ev
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.errors import RulesClash
+from skirmish.engine.model import ReadyFrame
+from skirmish.engine.rules import registry
+from skirmish.engine.rules.registry import Module, RuleSet
 
 from tests.engine.rules.scenario import Scenario
 

@@ -1,6 +1,6 @@
 """Every secret salt holds at least 128 bits (issue 12 #35): measured on the rolls a game really
 makes at its start, for every bundled mission, and every salt roll in the engine goes through
-``engine.rules.salt.draw_salt``, so a later module's salt is held to the same rule."""
+``skirmish.engine.rules.salt.draw_salt``, so a later module's salt is held to the same rule."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from engine import events as ev
-from engine.commands import Start
-from engine.decide import decide
-from engine.dice import LocalDice
-from engine.evolve import evolve, initial_state
-from engine.mission import game_created
-from engine.rules.salt import MIN_SALT_BITS, SALT_SIDES, entropy_bits
-from server.missions import bundled
+from skirmish.engine import events as ev
+from skirmish.engine.commands import Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.mission import game_created
+from skirmish.engine.rules.salt import MIN_SALT_BITS, SALT_SIDES, entropy_bits
+from skirmish.server.missions import bundled
 
 ROOT = Path(__file__).resolve().parents[3]
 

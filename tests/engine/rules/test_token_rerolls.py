@@ -6,10 +6,10 @@ given -> when -> then."""
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.rules.morale import events as mev
-from engine.decide import default_option
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.decide import default_option
 
 from tests.engine.rules.challenges.setting import CHALLENGES, SALT
 from tests.engine.rules.morale.conftest import ModulesScenario

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.commands import Resign
-from engine.decide import decide
-from engine.dice import ScriptedDice
-from engine.rules import registry
+from skirmish.engine import events as ev
+from skirmish.engine.commands import Resign
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import ScriptedDice
+from skirmish.engine.rules import registry
 
 from tests.engine.rules.scenario import Scenario, of_type
 

@@ -10,21 +10,21 @@ from importlib import resources
 
 import pytest
 
-from bots import make_bot
-from bots.greedy import GreedyBot
-from engine import events as ev
-from engine.codec import decode_event
-from engine.mission import parse_mission
-from engine.verify import LoggedEvent, verify_log
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots import make_bot
+from skirmish.bots.greedy import GreedyBot
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event
+from skirmish.engine.mission import parse_mission
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 PLAYOUTS = 8
 EAGER = 6
 
 
 def _text(mission_id: str) -> str:
-    return (resources.files("server.missions") / f"{mission_id}.toml").read_text(encoding="utf-8")
+    return (resources.files("skirmish.server.missions") / f"{mission_id}.toml").read_text(encoding="utf-8")
 
 
 def foundry_with_capture():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.app import ServerConfig, running_server
-from server.store import MemoryStore
+from skirmish.server.app import ServerConfig, running_server
+from skirmish.server.store import MemoryStore
 
 from .helpers import ServerProcess
 

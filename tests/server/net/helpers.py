@@ -20,11 +20,11 @@ import msgspec
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from engine.codec import decode_event
-from engine.verify import LoggedEvent, verify_log
-from engine.view import view
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK, codec_for
+from skirmish.engine.codec import decode_event
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.engine.view import view
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK, codec_for
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT = 10.0
@@ -201,7 +201,7 @@ class ServerProcess:
     def __init__(self, db: Path, log: Path, *args: str, env: dict | None = None):
         self.db = db
         self.log = log
-        cmd = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(db), *args]
+        cmd = [sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(db), *args]
         full_env = {**os.environ, **(env or {})}
         self._err = open(log, "a")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=self._err,

@@ -19,15 +19,15 @@ import sqlite3
 import time
 from contextlib import closing
 
-from bots import make_bot
-from bots.runner import run_bot
-from engine import events as ev
-from engine.codec import decode_event, encode_event
-from engine.log import chain_hashes
-from protocol import messages as m
-from server import missions
-from server.match import play_match
-from server.store import SQLiteStore
+from skirmish.bots import make_bot
+from skirmish.bots.runner import run_bot
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event, encode_event
+from skirmish.engine.log import chain_hashes
+from skirmish.protocol import messages as m
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import SQLiteStore
 
 from .helpers import RawClient, ServerProcess, play, seated_pair, verify_store
 
@@ -153,7 +153,7 @@ async def test_the_client_library_sends_a_random_client_seed_unless_told_one(ser
 
 
 async def test_the_client_library_keeps_the_head_hash(server) -> None:
-    from client.connection import GameOverUpdate, connect
+    from skirmish.client.connection import GameOverUpdate, connect
 
     async with connect(server.url, name="lib") as c:
         seat = await c.create_game("ridge", seat="a")
@@ -170,7 +170,7 @@ async def test_the_client_library_keeps_the_head_hash(server) -> None:
 async def test_an_imported_game_is_listed_and_served(tmp_path, make_server) -> None:
     """A finished game imported from a replay file (no secret beside it: its seed is in the log)
     is listed with its head hash and can be watched to its end, on a server over that store."""
-    from server.replayfile import export_game, import_game
+    from skirmish.server.replayfile import export_game, import_game
 
     async with await SQLiteStore.open(tmp_path / "a.sqlite") as store:
         await play_match(store, missions.load("ridge"), {"a": make_bot("random", 1), "b": make_bot("random", 2)},

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from protocol import messages as m
-from server.connection import Connection, TokenBucket
+from skirmish.protocol import messages as m
+from skirmish.server.connection import Connection, TokenBucket
 
 from .helpers import RawClient, play, seated_pair, verify_store
 
@@ -51,7 +51,7 @@ class _Log:
 
 
 async def test_push_never_blocks_and_overflow_closes_1008():
-    from protocol.codec import MsgpackCodec
+    from skirmish.protocol.codec import MsgpackCodec
 
     ws = _StuckSocket()
     conn = Connection(ws, MsgpackCodec(), send_buffer=1000, rate=1, burst=1, close_timeout=1, log=_Log())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
 
 from .helpers import CLOSED, RawClient, viewed
 
@@ -137,7 +137,7 @@ async def test_batch_resume_gets_the_missed_events_in_one_updates(server):
 
 
 async def test_client_library_batches_and_plays_like_v1(server):
-    from client.connection import DecisionUpdate, EventUpdate, GameOverUpdate, connect
+    from skirmish.client.connection import DecisionUpdate, EventUpdate, GameOverUpdate, connect
 
     streams = {}
     for batch in (True, False):

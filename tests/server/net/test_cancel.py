@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 
-from engine import events as ev
-from protocol import messages as m
+from skirmish.engine import events as ev
+from skirmish.protocol import messages as m
 
 from .helpers import ROOT, RawClient, ServerProcess, seated_pair, verify_store, viewed
 
@@ -91,7 +91,7 @@ async def test_open_games_expire_and_games_that_started_do_not(make_server):
 
 
 async def test_open_games_left_by_a_restart_expire_on_time(make_server):
-    from server.store import MemoryStore
+    from skirmish.server.store import MemoryStore
 
     store = MemoryStore()
     async with make_server(store=store) as srv:  # the default: an hour
@@ -113,7 +113,7 @@ async def test_open_games_left_by_a_restart_expire_on_time(make_server):
 
 
 async def test_serve_open_game_ttl_flag(tmp_path):
-    bad = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", ":memory:",
+    bad = subprocess.run([sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", ":memory:",
                           "--open-game-ttl", "-1"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "open_game_ttl" in bad.stderr and "Traceback" not in bad.stderr
     db = tmp_path / "games.sqlite"
@@ -128,6 +128,6 @@ async def test_serve_open_game_ttl_flag(tmp_path):
         assert await server.terminate() == 0
     finally:
         server.cleanup()
-    verify = subprocess.run([sys.executable, "-m", "server.cli", "verify", sa.game_id, "--db", str(db)], cwd=ROOT,
+    verify = subprocess.run([sys.executable, "-m", "skirmish.server.cli", "verify", sa.game_id, "--db", str(db)], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)
     assert verify.returncode == 0 and "server seed matches" in verify.stdout, verify.stdout + verify.stderr

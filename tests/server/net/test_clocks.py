@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.codec import decode_event
-from engine.decide import default_option
-from engine.events import DecisionRequested, OptionChosen, Resigned
-from protocol import messages as m
-from server.clock import GameClock
+from skirmish.engine.codec import decode_event
+from skirmish.engine.decide import default_option
+from skirmish.engine.events import DecisionRequested, OptionChosen, Resigned
+from skirmish.protocol import messages as m
+from skirmish.server.clock import GameClock
 
 from .helpers import CLOSED, play, seated_pair, verify_store
 

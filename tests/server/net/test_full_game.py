@@ -8,9 +8,9 @@ import random
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from engine.events import GameEnded, OptionChosen, SeatTaken
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
+from skirmish.engine.events import GameEnded, OptionChosen, SeatTaken
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
 
 from .helpers import RawClient, play, seated_pair, verify_store, viewed
 
@@ -118,7 +118,7 @@ async def test_resigning_ends_the_game_for_everyone(server):
 
 
 async def test_after_a_restart_games_load_from_the_store(make_server):
-    from server.store import MemoryStore
+    from skirmish.server.store import MemoryStore
 
     store = MemoryStore()
     async with make_server(store=store) as srv:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from engine.events import CardDrawn, DecisionRequested, GameEnded
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
+from skirmish.engine.events import CardDrawn, DecisionRequested, GameEnded
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
 
 from tests.engine.rules.challenges.hidden_check import leaks
 

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
 
 from .helpers import RawClient, encode_raw, log_bytes, seated_pair
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.codec import decode_event
-from engine.events import SeatTaken
-from protocol import messages as m
-from protocol.codec import JSON, MAX_DEPTH, MSGPACK, JsonCodec, MsgpackCodec, json_depth_exceeds, msgpack_depth_exceeds
-from protocol.errors import ProtocolError
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import SeatTaken
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MAX_DEPTH, MSGPACK, JsonCodec, MsgpackCodec, json_depth_exceeds, msgpack_depth_exceeds
+from skirmish.protocol.errors import ProtocolError
 
 from .helpers import RawClient, encode_raw, seated_pair
 from .test_hostile import Unchanged, game, mine  # noqa: F401 (the fixture)

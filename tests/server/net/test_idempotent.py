@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.codec import decode_event
-from engine.events import OptionChosen, Resigned
-from protocol import messages as m
-from server.store import MemoryStore
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import OptionChosen, Resigned
+from skirmish.protocol import messages as m
+from skirmish.server.store import MemoryStore
 
 from .helpers import RawClient, seated_pair
 

@@ -24,13 +24,13 @@ from collections import defaultdict
 
 import pytest
 
-from client.connection import Client, ClientError, ConnectionLost, DecisionUpdate
-from engine.codec import decode_event, encode_event
-from engine.verify import LoggedEvent, verify_log
-from engine.view import view
-from protocol import messages as m
-from server.game import decode_secret, seat_token
-from server.store import SQLiteStore
+from skirmish.client.connection import Client, ClientError, ConnectionLost, DecisionUpdate
+from skirmish.engine.codec import decode_event, encode_event
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.engine.view import view
+from skirmish.protocol import messages as m
+from skirmish.server.game import decode_secret, seat_token
+from skirmish.server.store import SQLiteStore
 
 from .helpers import ROOT, ServerProcess
 
@@ -182,7 +182,7 @@ async def test_sigkill_again_and_again_under_load_loses_nothing_and_leaves_nothi
         server = ServerProcess(db, log, "--port", str(port), "--games-per-minute", "0")
         servers.append(server)
         await server.started()
-        mine = [pid for pid in children(server.proc.pid) if "server.store.writer" in cmdline(pid)]
+        mine = [pid for pid in children(server.proc.pid) if "skirmish.server.store.writer" in cmdline(pid)]
         assert len(mine) == 1, [cmdline(p) for p in children(server.proc.pid)]
         writers.extend(mine)
         return server
@@ -266,6 +266,6 @@ async def test_sigkill_again_and_again_under_load_loses_nothing_and_leaves_nothi
         report = verify_log(gid, [LoggedEvent(s.seq, s.data, s.hash) for s in stored])
         assert report.ok, f"{gid}: {report.summary()}"
     longest = max(logs, key=lambda g: len(logs[g]))
-    out = subprocess.run([sys.executable, "-m", "server.cli", "verify", longest, "--db", str(db)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "skirmish.server.cli", "verify", longest, "--db", str(db)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "OK" in out.stdout, out.stdout + out.stderr

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
-from server.app import ServerConfig
-from server.store import MemoryStore
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
+from skirmish.server.app import ServerConfig
+from skirmish.server.store import MemoryStore
 
 from .helpers import RawClient, encode_raw, play, seated_pair
 
@@ -39,7 +39,7 @@ def test_defaults_a_public_server_can_run_with():
 
 
 def test_serve_takes_the_limits_as_flags():
-    from server.cli import build_parser
+    from skirmish.server.cli import build_parser
 
     args = build_parser().parse_args(["serve", "--hello-timeout", "3", "--idle-timeout", "60",
                                       "--connections-per-address", "8", "--games-per-minute", "12",

@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from engine.codec import decode_event
-from engine.events import GameEnded
-from protocol import messages as m
-from server.config import ServerConfig
-from server.store import SQLiteStore
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import GameEnded
+from skirmish.protocol import messages as m
+from skirmish.server.config import ServerConfig
+from skirmish.server.store import SQLiteStore
 
 from .helpers import ROOT, RawClient, ServerProcess, play, seated_pair
 
@@ -67,7 +67,7 @@ async def test_sigkill_mid_game_loses_no_acked_event_and_the_game_carries_on(tmp
         assert seqs == sorted(set(seqs))
     assert await second.terminate() == 0
 
-    verify = subprocess.run([sys.executable, "-m", "server.cli", "verify", game, "--db", str(db)], cwd=ROOT,
+    verify = subprocess.run([sys.executable, "-m", "skirmish.server.cli", "verify", game, "--db", str(db)], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert "OK" in verify.stdout and "server seed matches" in verify.stdout
@@ -110,7 +110,7 @@ async def test_sigterm_mid_game_shuts_down_gracefully(tmp_path, processes):
         await store.close()
     assert len(stored) >= max(acks)
     assert not any(isinstance(decode_event(s.data), GameEnded) for s in stored)
-    verify = subprocess.run([sys.executable, "-m", "server.cli", "verify", sa.game_id, "--db", str(db)], cwd=ROOT,
+    verify = subprocess.run([sys.executable, "-m", "skirmish.server.cli", "verify", sa.game_id, "--db", str(db)], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
@@ -134,7 +134,7 @@ def test_settings_from_the_environment_and_flags():
 
 
 def test_serve_refuses_bad_settings():
-    out = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", ":memory:",
+    out = subprocess.run([sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", ":memory:",
                           "--rate", "0"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "rate" in out.stderr and out.stdout == ""
 
@@ -145,7 +145,7 @@ async def test_serve_tunes_the_garbage_collector_while_it_runs_and_restores_it_a
     import os
     import signal
 
-    from server.app import GC_THRESHOLD, serve_until_signalled
+    from skirmish.server.app import GC_THRESHOLD, serve_until_signalled
 
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
     out = io.StringIO()

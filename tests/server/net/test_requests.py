@@ -7,10 +7,10 @@ import uuid
 
 import pytest
 
-from engine.codec import decode_event
-from engine.events import ClientSeedAdded, GameCreated, SeatTaken
-from protocol import messages as m
-from server.store import MemoryStore, StoreError
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import ClientSeedAdded, GameCreated, SeatTaken
+from skirmish.protocol import messages as m
+from skirmish.server.store import MemoryStore, StoreError
 
 from .helpers import RawClient, verify_store
 
@@ -171,7 +171,7 @@ async def test_a_bad_request_id_is_refused_naming_the_field(server, bad):
 
 async def test_request_ids_survive_a_restart(tmp_path, make_server):
     """The request id is stored with the seat: a server restarted on the same file still knows it."""
-    from server.store import SQLiteStore
+    from skirmish.server.store import SQLiteStore
 
     db = tmp_path / "games.sqlite"
     r_create, r_join = rid(), rid()
@@ -196,10 +196,10 @@ async def test_request_ids_survive_a_restart(tmp_path, make_server):
 
 async def test_an_import_is_one_transaction():
     """``skirmish import`` writes the game and all its events at once: cut short, it leaves nothing."""
-    from bots import make_bot
-    from server import missions
-    from server.match import play_match
-    from server.replayfile import export_game, import_game
+    from skirmish.bots import make_bot
+    from skirmish.server import missions
+    from skirmish.server.match import play_match
+    from skirmish.server.replayfile import export_game, import_game
 
     source = MemoryStore()
     result = await play_match(source, missions.load("ridge"), {"a": make_bot("random", 1), "b": make_bot("random", 2)},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from protocol import messages as m
+from skirmish.protocol import messages as m
 
 from .helpers import RawClient, play, seated_pair, verify_store, viewed
 

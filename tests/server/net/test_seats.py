@@ -6,15 +6,15 @@ import secrets
 
 import pytest
 
-from engine.commands import Choose, Resign, Start
-from engine.decide import default_option
-from engine.errors import InvalidEvent
-from engine.events import OptionChosen, Resigned, SeatTaken
-from engine.evolve import evolve
-from engine.verify import LoggedEvent, verify_log
-from server import missions
-from server.game import LiveGame, decode_secret, encode_secret
-from server.store import MemoryStore
+from skirmish.engine.commands import Choose, Resign, Start
+from skirmish.engine.decide import default_option
+from skirmish.engine.errors import InvalidEvent
+from skirmish.engine.events import OptionChosen, Resigned, SeatTaken
+from skirmish.engine.evolve import evolve
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.server import missions
+from skirmish.server.game import LiveGame, decode_secret, encode_secret
+from skirmish.server.store import MemoryStore
 
 
 async def new_game(store, token_key=b""):

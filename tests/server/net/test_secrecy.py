@@ -6,10 +6,10 @@ import asyncio
 import base64
 import random
 
-from engine.events import SeedRevealed
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
-from server.game import decode_secret
+from skirmish.engine.events import SeedRevealed
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
+from skirmish.server.game import decode_secret
 
 from .helpers import RawClient, play, seated_pair
 

@@ -9,10 +9,10 @@ import random
 import msgspec
 import pytest
 
-from engine import events as ev
-from engine.view import view
-from protocol import messages as m
-from protocol.codec import JSON, MSGPACK
+from skirmish.engine import events as ev
+from skirmish.engine.view import view
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MSGPACK
 
 from .helpers import RawClient, encode_raw, play, seated_pair, viewed
 
@@ -195,8 +195,8 @@ async def test_a_second_hello_is_refused_and_the_first_stands(server):
 
 def test_seq_fields_reject_what_msgspec_would_take_as_a_big_int():
     """msgspec decodes a JSON 2**70 as a Python int; the Seq type bounds it at decoding."""
-    from protocol.codec import codec_for
-    from protocol.errors import ProtocolError
+    from skirmish.protocol.codec import codec_for
+    from skirmish.protocol.errors import ProtocolError
 
     for n in (2**70, -1):
         with pytest.raises(ProtocolError) as err:

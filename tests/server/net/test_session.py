@@ -1,4 +1,4 @@
-"""The server's protocol session without sockets (``server.session.ServerSession``, sans I/O).
+"""The server's protocol session without sockets (``skirmish.server.session.ServerSession``, sans I/O).
 
 The hostile input of test_hostile.py, test_hostile_input.py and test_semantics.py fed straight
 to a session, a clock value at a time: each frame gets the same typed error under its id, the
@@ -10,9 +10,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from protocol import messages as m
-from protocol.codec import JSON, MAX_DEPTH, MSGPACK, codec_for
-from server.session import SERVER_NAME, ServerSession
+from skirmish.protocol import messages as m
+from skirmish.protocol.codec import JSON, MAX_DEPTH, MSGPACK, codec_for
+from skirmish.server.session import SERVER_NAME, ServerSession
 
 from .helpers import encode_raw
 from .test_hostile_input import BAD_FIELDS, BAD_UTF8, FORGERIES, deep_frame, nested
@@ -255,7 +255,7 @@ def test_while_shutting_down_requests_are_refused_and_pings_answered():
 
 
 def test_staged_pushes_come_out_per_game_in_the_order_of_the_parts():
-    from engine.model import Outcome
+    from skirmish.engine.model import Outcome
 
     s = Wire().session
     e1, e2 = m.EventItem(seq=1, event=None), m.EventItem(seq=2, event=None)

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from engine.log import GENESIS_HASH, chain_hash
-from server.store import (
+from skirmish.engine.log import GENESIS_HASH, chain_hash
+from skirmish.server.store import (
     AppendResult,
     ConcurrencyError,
     CreateResult,
@@ -25,7 +25,7 @@ from server.store import (
 
 
 def assert_chain(game_id: str, events: list[StoredEvent], first_seq: int = 1, prev: bytes = GENESIS_HASH) -> None:
-    """The events are seqs first_seq.. without gaps, and each hash is engine.log's chain hash."""
+    """The events are seqs first_seq.. without gaps, and each hash is skirmish.engine.log's chain hash."""
     for i, ev in enumerate(events):
         assert ev.game_id == game_id
         assert ev.seq == first_seq + i
@@ -34,7 +34,7 @@ def assert_chain(game_id: str, events: list[StoredEvent], first_seq: int = 1, pr
 
 
 class EventStoreSuite:
-    """The contract of server.store.base.EventStore, backend-independent."""
+    """The contract of skirmish.server.store.base.EventStore, backend-independent."""
 
     # ------------------------------------------------------------------ round trip
 

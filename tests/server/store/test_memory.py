@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store import MemoryStore, open_store
+from skirmish.server.store import MemoryStore, open_store
 
 from .suite import EventStoreSuite
 

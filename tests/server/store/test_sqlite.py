@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.log import chain_hash
-from server.store import (
+from skirmish.engine.log import chain_hash
+from skirmish.server.store import (
     AppendResult,
     ConcurrencyError,
     SQLiteStore,
@@ -26,8 +26,8 @@ from server.store import (
     UnknownGame,
     open_store,
 )
-from server.store import sqlite as sqlite_mod
-from server.store import sqlite_process, sqlite_writer
+from skirmish.server.store import sqlite as sqlite_mod
+from skirmish.server.store import sqlite_process, sqlite_writer
 
 from .suite import EventStoreSuite, assert_chain
 
@@ -381,7 +381,7 @@ async def test_open_store_addresses(tmp_path: Path) -> None:
 CHILD = textwrap.dedent(
     """
     import asyncio, sys
-    from server.store import SQLiteStore
+    from skirmish.server.store import SQLiteStore
 
     async def main(path, n_games):
         store = await SQLiteStore.open(path)
@@ -512,7 +512,7 @@ async def test_a_writer_process_that_cannot_open_the_file_fails_open(tmp_path: P
 def test_the_writer_module_is_not_a_command_for_people() -> None:
     import subprocess
 
-    out = subprocess.run([sys.executable, "-m", "server.store.writer"], cwd=REPO_ROOT, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "skirmish.server.store.writer"], cwd=REPO_ROOT, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and "started by SQLiteStore" in out.stderr
 
@@ -529,7 +529,7 @@ def _start_writer(db: Path):
 
     ours, theirs = socket.socketpair()
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "server.store.writer", str(theirs.fileno()), str(db), "100"],
+    proc = subprocess.Popen([sys.executable, "-m", "skirmish.server.store.writer", str(theirs.fileno()), str(db), "100"],
                             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=REPO_ROOT, env=env)
     theirs.close()
@@ -601,7 +601,7 @@ def test_the_writer_process_exits_quietly_when_its_parent_vanishes(db: Path, how
 WRITER_PARENT = textwrap.dedent(
     """
     import asyncio, sys
-    from server.store import SQLiteStore
+    from skirmish.server.store import SQLiteStore
 
     async def main(path):
         store = await SQLiteStore.open(path, writer="process")

@@ -28,7 +28,7 @@ def _no_default_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 @pytest.fixture
 def cli(capsys):
     """Run ``skirmish ARGS`` in process: returns (exit code, stdout, stderr)."""
-    from server import cli as skirmish
+    from skirmish.server import cli as skirmish
 
     def run(*argv):
         capsys.readouterr()

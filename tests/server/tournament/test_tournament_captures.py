@@ -1,11 +1,11 @@
-"""``server.tournament.captures`` counts the capture module's events of a game by side."""
+"""``skirmish.server.tournament.captures`` counts the capture module's events of a game by side."""
 
 from __future__ import annotations
 
-from engine.rules.capture import events as cev
-from server.missions import load
-from engine.mission import game_created
-from server.tournament.captures import game_counts
+from skirmish.engine.rules.capture import events as cev
+from skirmish.server.missions import load
+from skirmish.engine.mission import game_created
+from skirmish.server.tournament.captures import game_counts
 
 
 def test_captures_exits_escapes_and_rescues_are_counted_for_the_side_that_made_them():

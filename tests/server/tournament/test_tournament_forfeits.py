@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from engine.codec import decode_event
-from engine.events import GameEnded, Resigned
-from engine.model import Decision
-from server.tournament.guard import Forfeit, GuardedBot
+from skirmish.engine.codec import decode_event
+from skirmish.engine.events import GameEnded, Resigned
+from skirmish.engine.model import Decision
+from skirmish.server.tournament.guard import Forfeit, GuardedBot
 
 TIMEOUT_MS = 400  # far above any honest answer here, even on a loaded machine
 KINDS = {"crash": "crash", "illegal": "illegal", "slow": "timeout", "swallow": "timeout", "broken": "crash"}
@@ -19,7 +19,7 @@ KINDS = {"crash": "crash", "illegal": "illegal", "slow": "timeout", "swallow": "
 
 @pytest.fixture(scope="module")
 def tourney(tmp_path_factory):
-    from server import cli as skirmish
+    from skirmish.server import cli as skirmish
 
     out = tmp_path_factory.mktemp("ff") / "out"
     bots = ["random", "crash=tournament_testbots:Crasher", "illegal=tournament_testbots:Illegal",
@@ -100,7 +100,7 @@ DECISION = Decision(id=7, side="a", kind="act", options=(("end",), ("move", 1, 2
 
 
 def guarded(choose, timeout_ms=100):
-    from bots.base import Bot
+    from skirmish.bots.base import Bot
 
     class B(Bot):
         def choose(self, view, decision):

@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from server.tournament.schedule import swiss_pairings
+from skirmish.server.tournament.schedule import swiss_pairings
 
 
 def met(*pairs):
@@ -108,7 +108,7 @@ def test_a_gauntlet_pairs_the_champion_with_each_other_entrant(tmp_path, cli, tt
     (["--bots", ""], "no entrants"),
     (["--bots", "random"], "at least two entrants"),
     (["--bots", "random,nosuch"], "unknown bot strategy 'nosuch'"),
-    (["--bots", "random,tournament_testbots:NotABot"], "not a subclass of bots.base.Bot"),
+    (["--bots", "random,tournament_testbots:NotABot"], "not a subclass of skirmish.bots.base.Bot"),
     (["--bots", "random,nowhere.module:Bot"], "cannot load bot"),
     (["--bots", "x=random,x=random"], "two entrants are named 'x'"),
     (["--bots", "random,random", "--mission", "atlantis"], "no such mission"),

@@ -20,7 +20,7 @@ FAST = 4  # games 0..3 are quick; from game 4 on each decision takes 0.5 s (tour
 
 
 def command(out):
-    return [sys.executable, "-m", "server.cli", "tournament", "--bots",
+    return [sys.executable, "-m", "skirmish.server.cli", "tournament", "--bots",
             "tournament_testbots:Dawdler,tournament_testbots:Dawdler", "--games", str(GAMES), "--seed", "4",
             "--workers", "2", "--decision-timeout-ms", "0", "--out", str(out), "--quiet"]
 

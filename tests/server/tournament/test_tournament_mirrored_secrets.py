@@ -22,18 +22,18 @@ import json
 
 import pytest
 
-from engine.codec import decode_event
-from engine.dice.fair import ProvablyFairDice
-from engine.events import CardDrawn, ClientSeedAdded, DiceRolled, OptionChosen, SeedRevealed
-from engine.rules.challenges.cards import DRAW
-from engine.rules.challenges.hidden import SALT
+from skirmish.engine.codec import decode_event
+from skirmish.engine.dice.fair import ProvablyFairDice
+from skirmish.engine.events import CardDrawn, ClientSeedAdded, DiceRolled, OptionChosen, SeedRevealed
+from skirmish.engine.rules.challenges.cards import DRAW
+from skirmish.engine.rules.challenges.hidden import SALT
 
 GAMES = 12  # 6 mirrored pairs
 
 
 @pytest.fixture(scope="module")
 def tourney(tmp_path_factory):
-    from server import cli as skirmish
+    from skirmish.server import cli as skirmish
 
     base = tmp_path_factory.mktemp("mirror")
     predictions = base / "predictions.jsonl"

@@ -13,14 +13,14 @@ import sys
 import time
 from contextlib import closing
 
-from server.store import SQLiteStore
+from skirmish.server.store import SQLiteStore
 
 GAMES_PER_PAIRING = 20
 TOTAL = 6 * GAMES_PER_PAIRING  # 4 entrants: 6 pairings
 
 
 def command(out):
-    return [sys.executable, "-m", "server.cli", "tournament", "--bots", "random,random,random,random",
+    return [sys.executable, "-m", "skirmish.server.cli", "tournament", "--bots", "random,random,random,random",
             "--games", str(GAMES_PER_PAIRING), "--seed", "21", "--workers", "2", "--out", str(out)]
 
 
@@ -81,7 +81,7 @@ def test_kill_halfway_and_resume(tmp_path, tt):
     assert sum(s["games"] for s in doc["standings"]) == 2 * TOTAL
     assert game_ids(db) == {g["id"] for g in doc["games"]}
 
-    from server import cli
+    from skirmish.server import cli
 
     assert cli.main(["verify", partial, "--db", str(db)]) == 0
     assert cli.main(["verify", doc["games"][-1]["id"], "--db", str(db)]) == 0

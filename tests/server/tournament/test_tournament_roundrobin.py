@@ -17,8 +17,8 @@ GAMES = 4
 
 @pytest.fixture(scope="module")
 def tourney(tmp_path_factory):
-    """Played once for the module (in process, through server.cli.main)."""
-    from server import cli as skirmish
+    """Played once for the module (in process, through skirmish.server.cli.main)."""
+    from skirmish.server import cli as skirmish
 
     out = tmp_path_factory.mktemp("rr") / "out"
     code = skirmish.main(["tournament", "--bots", ",".join(ENTRANTS), "--mission", "ridge,outpost",

@@ -12,19 +12,19 @@ import time
 import pytest
 
 try:
-    from server.app import running_server  # noqa: F401  (the networked server: `skirmish serve` runs it)
+    from skirmish.server.app import running_server  # noqa: F401  (the networked server: `skirmish serve` runs it)
 except ImportError:  # pragma: no cover
     running_server = None
 
 pytestmark = pytest.mark.skipif(running_server is None,
-                                reason="server.app.running_server is not there yet (the networked server)")
+                                reason="skirmish.server.app.running_server is not there yet (the networked server)")
 
 
 @pytest.fixture
 def server(tmp_path, tt):
     """``skirmish serve`` on a free port with its own SQLite store, in a subprocess; yields (url, db)."""
     db = tmp_path / "server.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(db),
+    proc = subprocess.Popen([sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(db),
                              "--rate", "100000", "--burst", "100000", "--log-level", "warning"],
                             cwd=tt.root, env=tt.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from bots.base import Bot
+from skirmish.bots.base import Bot
 
 
 class _AfterSome(Bot):

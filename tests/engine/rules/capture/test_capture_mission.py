@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import MissionError
-from engine.mission import parse_mission
-from engine.model import CaptureRules
+from skirmish.engine.errors import MissionError
+from skirmish.engine.mission import parse_mission
+from skirmish.engine.model import CaptureRules
 
 from tests.engine.rules.scenario import mission_text
 
@@ -47,7 +47,7 @@ def test_a_capture_table_without_the_module_is_refused():
 
 def test_the_bundled_snatch_mission_is_built_around_capture():
     # "But it's more fun to use the rules in missions designed for the purpose."
-    from server.missions import load
+    from skirmish.server.missions import load
 
     m = load("snatch")
     assert m.modules == ("capture",)
@@ -61,14 +61,14 @@ def test_snatch_games_full_of_captures_verify():
     rule of the module runs, and each game's log verifies (the rules re-run, the dice recomputed)."""
     import asyncio
 
-    from bots.random_bot import RandomBot
-    from engine import events as ev
-    from engine.rules.capture import events as cev
-    from engine.codec import decode_event
-    from engine.verify import LoggedEvent, verify_log
-    from server.match import play_match
-    from server.missions import load
-    from server.store import MemoryStore
+    from skirmish.bots.random_bot import RandomBot
+    from skirmish.engine import events as ev
+    from skirmish.engine.rules.capture import events as cev
+    from skirmish.engine.codec import decode_event
+    from skirmish.engine.verify import LoggedEvent, verify_log
+    from skirmish.server.match import play_match
+    from skirmish.server.missions import load
+    from skirmish.server.store import MemoryStore
 
     async def run():
         store = MemoryStore()

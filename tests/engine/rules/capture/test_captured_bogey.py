@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.model import TaskFrame
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.model import TaskFrame
 
 from tests.engine.rules.capture.capture_scenario import capture_scenario
 from tests.engine.rules.scenario import of_type

@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.rules.capture.dice import fxm, group_successes
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.rules.capture.dice import fxm, group_successes
 
 from tests.engine.rules.capture.capture_scenario import capture_scenario
 from tests.engine.rules.scenario import of_type
@@ -82,7 +82,7 @@ def test_the_roll_event_is_followed_by_the_grouping():
 
 
 def test_a_profile_may_give_the_d12_stats_itself():
-    from engine.errors import MissionError
+    from skirmish.engine.errors import MissionError
 
     given = '\n[profiles.tracker]\nkind = "hero"\nmobility = 6\nfight = 2\nacuity = 5\nweapons = ["knife"]\n'
     units = [("a1", "a", "tracker", 1, 1), ("b1", "b", "grunt", 2, 1), ("b2", "b", "grunt", 6, 6)]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.rules.core.flow import points
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.rules.core.flow import points
 
 from tests.engine.rules.capture.capture_scenario import capture_scenario
 from tests.engine.rules.scenario import of_type
@@ -99,9 +99,9 @@ def test_the_game_ends_on_points_with_captives_held():
 
 def test_with_no_free_cell_next_to_its_dragger_the_captive_is_left_behind():
     # house rule: the captive goes to a free cell next to its dragger, or the drag ends
-    from engine.dice import ScriptedDice
-    from engine.rules.capture.actions import follow
-    from engine.rules.context import Context
+    from skirmish.engine.dice import ScriptedDice
+    from skirmish.engine.rules.capture.actions import follow
+    from skirmish.engine.rules.context import Context
 
     wall = "\n".join(["#.######"] + ["........"] * 7)  # (1, 0) is a pocket in the wall
     s = capture_scenario([("a1", "a", "hero", 1, 1), ("a2", "a", "hero", 0, 1), ("a3", "a", "hero", 2, 1),

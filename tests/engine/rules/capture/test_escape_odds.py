@@ -12,11 +12,11 @@ import math
 
 import pytest
 
-from engine import events as ev
-from engine.rules.capture import events as cev
-from engine.commands import Choose
-from engine.decide import decide
-from engine.dice import LocalDice
+from skirmish.engine import events as ev
+from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.commands import Choose
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
 
 from tests.engine.rules.capture.capture_scenario import capture_scenario
 

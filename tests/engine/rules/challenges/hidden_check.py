@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine import events as ev
+from skirmish.engine import events as ev
 
 _enc = msgspec.json.Encoder()
 

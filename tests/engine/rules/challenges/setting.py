@@ -133,7 +133,7 @@ structure = 3
 points = 1
 """
 
-SALT = (7,) * 8  # 8 d65536: 128 bits (engine.rules.salt)
+SALT = (7,) * 8  # 8 d65536: 128 bits (skirmish.engine.rules.salt)
 
 
 def challenge_text(units, map: str = OPEN_MAP, rounds: int = 3, challenges: str = CHALLENGES + FACILITIES) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.decide import default_option
-from engine.rules.core import flow
+from skirmish.engine import events as ev
+from skirmish.engine.decide import default_option
+from skirmish.engine.rules.core import flow
 
 from tests.engine.rules.scenario import of_type
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules.challenges import dice
+from skirmish.engine.rules.challenges import dice
 
 
 def test_three_faces_of_six_are_successes():

@@ -10,15 +10,15 @@ import asyncio
 import msgspec
 import pytest
 
-from bots import make_bot
-from engine import events as ev
-from engine.codec import decode_event, state_hash
-from engine.evolve import evolve, initial_state
-from engine.verify import LoggedEvent, verify_log
-from engine.view import view
-from server import missions
-from server.match import play_match
-from server.store import MemoryStore
+from skirmish.bots import make_bot
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_event, state_hash
+from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.verify import LoggedEvent, verify_log
+from skirmish.engine.view import view
+from skirmish.server import missions
+from skirmish.server.match import play_match
+from skirmish.server.store import MemoryStore
 
 from tests.engine.rules.challenges.hidden_check import leaks, view_knows_nothing_hidden
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import MissionError
-from engine.mission import parse_mission
-from server import missions
+from skirmish.engine.errors import MissionError
+from skirmish.engine.mission import parse_mission
+from skirmish.server import missions
 
 from tests.engine.rules.challenges.setting import CHALLENGES, FACILITIES, challenge_text
 from tests.engine.rules.scenario import mission_text

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.codec import decode_state, encode_state, state_hash
-from engine.commands import Choose
-from engine.decide import decide
-from engine.dice import ScriptedDice
-from engine.errors import IllegalOption, InvalidEvent, NotYourDecision
-from engine.evolve import replay
+from skirmish.engine import events as ev
+from skirmish.engine.codec import decode_state, encode_state, state_hash
+from skirmish.engine.commands import Choose
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import ScriptedDice
+from skirmish.engine.errors import IllegalOption, InvalidEvent, NotYourDecision
+from skirmish.engine.evolve import replay
 
 UNITS = [("a1", "a", "assassin", 1, 1), ("b1", "b", "target", 2, 1), ("b2", "b", "grunt", 7, 7)]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.rules.core import flow
+from skirmish.engine import events as ev
+from skirmish.engine.rules.core import flow
 
 from tests.engine.rules.scenario import of_type
 from tests.engine.rules.challenges.setting import CHALLENGES

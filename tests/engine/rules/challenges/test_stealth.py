@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import events as ev
+from skirmish.engine import events as ev
 
 from tests.engine.rules.scenario import of_type
 

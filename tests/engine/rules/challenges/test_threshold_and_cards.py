@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
+from skirmish.engine import events as ev
 
 from tests.engine.rules.scenario import of_type
 from tests.engine.rules.challenges.setting import CHALLENGES, SALT
@@ -93,7 +93,7 @@ def test_a_side_draws_each_later_round_up_to_its_hand_limit(scenario):
 
 
 def test_a_card_not_in_the_deck_cannot_be_drawn(scenario):
-    from engine.errors import InvalidEvent
+    from skirmish.engine.errors import InvalidEvent
 
     s = scenario(UNITS)
     with pytest.raises(InvalidEvent, match="no card 'ace'"):

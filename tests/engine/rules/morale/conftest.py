@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.rules.morale import events as mev
+from skirmish.engine import events as ev
+from skirmish.engine.rules.morale import events as mev
 
 from tests.engine.rules.scenario import Scenario, mission_text
 

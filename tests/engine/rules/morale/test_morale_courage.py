@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.rules.morale import events as mev
-from engine.decide import default_option
-from engine.rules.morale.frames import MoraleTestFrame
-from engine.rules.morale import courage
+from skirmish.engine import events as ev
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.decide import default_option
+from skirmish.engine.rules.morale.frames import MoraleTestFrame
+from skirmish.engine.rules.morale import courage
 
 from tests.engine.rules.morale.conftest import MoraleScenario
 from tests.engine.rules.scenario import of_type

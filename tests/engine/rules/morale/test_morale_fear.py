@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.rules.morale import events as mev
-from engine.rules.morale.frames import MoraleTestFrame
+from skirmish.engine import events as ev
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.rules.morale.frames import MoraleTestFrame
 
 from tests.engine.rules.morale.conftest import MoraleScenario
 from tests.engine.rules.scenario import of_type

@@ -1,11 +1,11 @@
 """The fields the module registry and the modules add leave the state hash of a game without
 them unchanged, so the checkpoints of logs recorded before they existed still verify
-(engine.codec.state_hash: every field added after the first release is hashed only away from its
+(skirmish.engine.codec.state_hash: every field added after the first release is hashed only away from its
 default)."""
 
 from __future__ import annotations
 
-from engine.codec import clone_state, state_hash
+from skirmish.engine.codec import clone_state, state_hash
 
 from tests.engine.rules.scenario import Scenario
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules.morale import events as mev
-from engine.errors import MissionError
-from engine.mission import parse_mission
-from server import missions
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.errors import MissionError
+from skirmish.engine.mission import parse_mission
+from skirmish.server import missions
 
 from tests.engine.rules.morale.conftest import MECHS, morale_text
 from tests.engine.rules.scenario import Scenario, mission_text, of_type

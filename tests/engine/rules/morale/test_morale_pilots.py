@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.rules.morale import events as mev
-from engine.model import TaskFrame
-from engine.rules.morale.frames import MoraleTestFrame
-from engine.rules.core import attack
+from skirmish.engine import events as ev
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.model import TaskFrame
+from skirmish.engine.rules.morale.frames import MoraleTestFrame
+from skirmish.engine.rules.core import attack
 
 from tests.engine.rules.morale.conftest import MoraleScenario
 from tests.engine.rules.scenario import of_type

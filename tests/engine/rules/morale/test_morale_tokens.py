@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine import board as geo
-from engine import events as ev
-from engine.rules.morale import events as mev
-from engine.decide import default_option
+from skirmish.engine import board as geo
+from skirmish.engine import events as ev
+from skirmish.engine.rules.morale import events as mev
+from skirmish.engine.decide import default_option
 
 from tests.engine.rules.morale.conftest import MoraleScenario
 from tests.engine.rules.scenario import of_type
