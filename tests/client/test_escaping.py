@@ -22,7 +22,7 @@ from skirmish.client.safe import safe
 from skirmish.engine import events as ev
 from skirmish.engine.evolve import initial_state
 from skirmish.engine.mission import game_created, parse_mission
-from skirmish.server import cli, missions
+from skirmish.server import missions
 from tests.client.test_client_cli import run
 
 RAW = "Hale\x1b[2J\x1b[31m\nside b resigns"  # clears the screen, turns red, forges a line

@@ -18,7 +18,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 
 from tests.client.test_client_cli import _join_first_waiting
 

@@ -66,7 +66,6 @@ def test_missions_name_only_known_modules_and_each_once(probe):
     from skirmish.engine.mission import parse_mission
     from tests.engine.rules.scenario import mission_text
 
-    text = mission_text(UNITS)
     with_probe = mission_text(UNITS, modules=("probe",))
     mission = parse_mission(with_probe, "probe.toml")
     assert mission.modules == ("probe",)

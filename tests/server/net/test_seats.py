@@ -13,7 +13,7 @@ from skirmish.engine.events import OptionChosen, Resigned, SeatTaken
 from skirmish.engine.evolve import evolve
 from skirmish.engine.verify import LoggedEvent, verify_log
 from skirmish.server import missions
-from skirmish.server.game import LiveGame, decode_secret, encode_secret
+from skirmish.server.game import LiveGame, decode_secret
 from skirmish.server.store import MemoryStore
 
 

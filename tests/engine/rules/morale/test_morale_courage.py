@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from skirmish.engine import events as ev
 from skirmish.engine.rules.morale import events as mev

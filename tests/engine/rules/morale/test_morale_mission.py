@@ -10,7 +10,7 @@ from skirmish.engine.mission import parse_mission
 from skirmish.server import missions
 
 from tests.engine.rules.morale.conftest import MECHS, morale_text
-from tests.engine.rules.scenario import Scenario, mission_text, of_type
+from tests.engine.rules.scenario import Scenario, mission_text
 
 UNITS = [("a1", "a", "chief", 0, 0, True), ("b1", "b", "mech", 7, 7, True)]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from skirmish.engine import events as ev
 from skirmish.engine.rules.morale import events as mev
 from skirmish.engine.model import TaskFrame
-from skirmish.engine.rules.morale.frames import MoraleTestFrame
 from skirmish.engine.rules.core import attack
 
 from tests.engine.rules.morale.conftest import MoraleScenario

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from skirmish.engine import board as geo
 from skirmish.engine import events as ev
 from skirmish.engine.rules.morale import events as mev
 from skirmish.engine.decide import default_option
