@@ -16,7 +16,8 @@ import msgspec
 from skirmish.engine import board as geo
 from skirmish.engine.errors import MissionError
 from skirmish.engine.events import GameCreated
-from skirmish.engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
+from skirmish.engine.rules.capture.fields import CaptureRules
+from skirmish.engine.model import SIDES, Board, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
 from skirmish.engine.rules.challenges.setup import ChallengesSpec
 from skirmish.engine.rules.challenges import setup as challenges_setup
 from skirmish.engine.rules.bundled import parts
