@@ -2,7 +2,9 @@
 
 Its ``Module`` is in ``module``, its events, procedure frame and their evolve handlers in
 ``events``, ``frames`` and ``evolve``, its unit and state fields (and ``CaptureRules``) in
-``fields``; importing the package does nothing (``skirmish.engine.rules.registry`` loads what a
-game needs). Its ``GameCreated.capture``, mission fields, narration, text views and bot terms still live in marked sections of the shared files (issue 13 item 1, to move as the morale
-module's did).
+``fields``, its profile fields and ``[capture]`` table, their parsing and errors in ``mission``;
+importing the package does nothing (``skirmish.engine.rules.registry`` loads what a game needs).
+Its ``GameCreated.capture`` and ``Mission.capture`` fields (``skirmish.engine.mission`` calls
+``mission.table``), narration, text views and bot terms still live in the shared files (issue 13
+item 1, to move as the morale module's did).
 """
