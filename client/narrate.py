@@ -13,7 +13,6 @@ from typing import Mapping
 from skirmish.client.render import label
 from skirmish.client.safe import safe
 from skirmish.engine import events as ev
-from skirmish.engine.rules.capture import events as cev
 from skirmish.engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import dice as cdice
@@ -147,11 +146,6 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
         n = cdice.successes(results)
         need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
         return f": {_successes(n)} (4, 5 and 6 succeed){need}{replaced}"
-    if purpose == "capture:bogey_escape":
-        ok = any(r >= e.target for r in results)
-        return f": {'escapes' if ok else 'still held'} (escapes with any die of {e.target} or more)"
-    if head == "capture":
-        return f": grouped into totals of {e.target} or more, one success each (the test follows)"
     if purpose == "challenges:target" and results:
         return f": the target is picked at random, number {results[0]} of {e.sides}"
     return replaced
@@ -342,28 +336,4 @@ def _describe(event: ev.Event, state: State) -> str | None:
         case ev.StealthChanged():
             return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
                 f" ({event.reason})" if event.reason else "")
-        # -- capture module (seed 000)
-        case cev.D12Tested():
-            groups = " ".join("+".join(map(str, g)) for g in event.groups) or "none"
-            return (f"  {n(event.unit)}'s {event.test} test against D({event.difficulty}): groups reaching "
-                    f"{event.difficulty}: {groups} = {_successes(event.successes)}, {event.needed} needed: "
-                    f"{'passed' if event.passed else 'failed'}")
-        case cev.UnitCaptured():
-            return f"  {n(event.by)} captures {n(event.unit)}"
-        case cev.CaptiveEscaped():
-            return f"  {n(event.unit)} escapes"
-        case cev.CaptiveFreed():
-            return f"  {n(event.by)} frees {n(event.unit)}"
-        case cev.BonusActionsGained():
-            return f"  {n(event.unit)} gains {_plural(event.count, 'bonus action')}"
-        case cev.BonusActionTaken():
-            return f"  {n(event.unit)} spends a bonus action: {event.action}"
-        case cev.BonusActionsLost():
-            return None
-        case cev.DragStarted():
-            return f"  {n(event.unit)} takes hold of {n(event.captive)}"
-        case cev.DragEnded():
-            return f"  {n(event.unit)} lets go of its captive"
-        case cev.CaptiveRemoved():
-            return f"  {n(event.unit)} takes {n(event.captive)} off the table ({event.xp} XP)"
     return type(event).__name__

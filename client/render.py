@@ -108,9 +108,7 @@ def units(state: State, side: str = "") -> str:
                                  ("exposed", u.exposed), ("acted", u.acted), ("commander", u.commander)) if on]
         for unit_flags in shown.unit_flags:  # the modules' (Module.render)
             flags += unit_flags(u)
-        flags += [f for f, on in (("captured", u.captured), (f"dragging {u.dragging}", u.dragging),
-                                  (f"{u.bonus_actions} bonus actions", u.bonus_actions),
-                                  (f"fate {u.fate}", u.fate), ("stealthed", u.stealthed)) if on]
+        flags += [f for f, on in ((f"fate {u.fate}", u.fate), ("stealthed", u.stealthed)) if on]
         drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
@@ -303,17 +301,6 @@ def _label(option: Option, state: State, decision: Decision) -> str:
             return f"create {what} as {ability} ({ap} Action Points)"
         case "stealth", (ap,):
             return f"hide: go stealthed ({ap} Action Points)"
-        # capture module (seed 000)
-        case "capture", (uid,):
-            return f"capture {uname(uid)} (task)"
-        case "free", (uid,):
-            return f"free {uname(uid)} (task)"
-        case "escape", ():
-            return "try to escape (task)"
-        case "drag", (uid,):
-            return f"take hold of the captive {uname(uid)} to drag it"
-        case "exit", (uid,):
-            return f"take the captive {uname(uid)} off the table by the exit"
         case "bonus", (what, *rest):
             return "bonus action: " + _label((what, *rest), state, decision)
     return " ".join(str(v).replace("_", " ") for v in option)

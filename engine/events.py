@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Union
 
 from skirmish.engine.rules.bundled import parts
-from skirmish.engine.model import Board, CaptureRules, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
+from skirmish.engine.model import Board, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
+from skirmish.engine.rules.capture.fields import CaptureRules
 
 
 from skirmish.engine.base import Event  # noqa: E402  (the base of every event, the modules' too)

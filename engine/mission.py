@@ -16,7 +16,10 @@ import msgspec
 from skirmish.engine import board as geo
 from skirmish.engine.errors import MissionError
 from skirmish.engine.events import GameCreated
-from skirmish.engine.model import SIDES, Board, CaptureRules, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
+from skirmish.engine.rules.capture.fields import CaptureRules
+from skirmish.engine.rules.capture import mission as capture_mission
+from skirmish.engine.rules.capture.mission import CaptureSpec
+from skirmish.engine.model import SIDES, Board, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
 from skirmish.engine.rules.challenges.setup import ChallengesSpec
 from skirmish.engine.rules.challenges import setup as challenges_setup
 from skirmish.engine.rules.bundled import parts
@@ -107,10 +110,6 @@ class _ProfileCore(_Strict):
     resistance: int = 0
     stress: int | None = None  # derived: Fitness + Security (RULES-BRIEF) unless given
     points: int = 1
-    # -- capture module (seed 000): its d12 stats, derived from the Attributes unless given
-    mobility: int | None = None
-    fight: int | None = None
-    acuity: int | None = None
     # -- challenges module (seed 002)
     fate: int = 0
     abilities: dict[str, int] = {}
@@ -130,17 +129,6 @@ class UnitSpec(_Strict):
     at: tuple[int, int]
     name: str = ""
     commander: bool = False
-
-
-# -- capture module (seed 000)
-
-
-class CaptureSpec(_Strict):
-    captor: str = "both"
-    exit: str = ""
-    captive_points: int = 0
-    exit_points: int = 0
-    character_points: int = 0
 
 
 class MissionSpec(_Strict):
@@ -250,39 +238,12 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
         taken = {(o.x, o.y) for o in objectives} | {(i.x, i.y) for i in items}
         challenges = challenges_setup.build(spec.challenges or ChallengesSpec(), board, taken, fail)
 
-    capture = _capture(spec, fail)
+    capture = capture_mission.table(spec, fail)
 
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
                    {k: v.name for k, v in spec.sides.items()}, board, tuple(units), digest,
                    objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline,
                    capture=capture, challenges=challenges)
-
-
-# -- capture module (seed 000)
-
-EXIT_EDGES = ("north", "south", "east", "west")
-
-
-def _capture(spec: MissionSpec, fail) -> CaptureRules | None:
-    """The ``[capture]`` table: only with the capture module on; defaults when the module is on
-    and the table is left out."""
-    on = "capture" in spec.mission.modules
-    c = spec.capture
-    if c is None:
-        return CaptureRules() if on else None
-    if not on:
-        fail("capture", 'a [capture] table needs the capture module: modules = ["capture"]')
-    if c.captor not in ("a", "b", "both"):
-        fail("capture.captor", f'the side whose heroes capture is "a", "b" or "both", not {c.captor!r}')
-    if c.exit not in EXIT_EDGES + ("",):
-        fail("capture.exit", f"the exit is a board edge ({', '.join(EXIT_EDGES)}) or \"\" for none, not {c.exit!r}")
-    for name in ("captive_points", "exit_points", "character_points"):
-        value = getattr(c, name)
-        if not 0 <= value <= 10:
-            fail(f"capture.{name}", f"victory points are 0..10, not {value}")
-    if c.exit_points and not c.exit:
-        fail("capture.exit_points", "points for removing captives need an exit edge (capture.exit)")
-    return CaptureRules(c.captor, c.exit, c.captive_points, c.exit_points, c.character_points)
 
 
 def _cell(x: int, y: int) -> str:
@@ -361,10 +322,6 @@ def _check_profiles(spec: MissionSpec, weapons: dict[str, Weapon], fail) -> None
             fail(f"profiles.{key}.tier", "a bogey needs a tier: grunt, elite or boss")
         if p.kind == "hero" and p.tier:
             fail(f"profiles.{key}.tier", "only bogeys have a tier")
-        for stat in ("mobility", "fight", "acuity"):  # capture module (seed 000)
-            value = getattr(p, stat)
-            if value is not None and not 1 <= value <= 6:
-                fail(f"profiles.{key}.{stat}", f"a seed 000 stat is 1..6 d12, not {value}")
 
 
 def _stowed(p: ProfileSpec) -> tuple[int, ...]:
@@ -408,7 +365,6 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             resistance=p.resistance, weapons=tuple(weapons[w] for w in p.weapons), x=x, y=y,
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
             stowed=_stowed(p), fate=p.fate, abilities=dict(p.abilities), stealthed=p.stealthed,
-            mobility=p.mobility or 0, fight=p.fight or 0, acuity=p.acuity or 0,  # capture module (seed 000)
             **{k: v for part in parts("mission") for k, v in part.unit_fields(p).items()},
         ))
     for side in SIDES:

@@ -13,7 +13,7 @@ from typing import Union
 import msgspec
 
 from skirmish.engine.base import Frame
-from skirmish.engine.rules.bundled import parts
+from skirmish.engine.rules.bundled import BUNDLED, parts
 from skirmish.engine.versions import CURRENT as CURRENT_RULES
 
 Side = str  # "a" or "b"
@@ -117,19 +117,6 @@ class _UnitCore(msgspec.Struct):
     recovered: int = 0  # Recover: extra Resistance until its next turn
     exposed: bool = False  # Create Advantage against it: the next attack on it is easier
     directed: bool = False  # Directed this round (house rule: once a round)
-    # -- capture module (seed 000)
-    captured: bool = False  # seed 000 "NEW STATE - CAPTURED": stacks on top of the unit's other states
-    dragging: str = ""  # the captive this unit drags ("" for none)
-    bonus_actions: int = 0  # seed 000 bonus actions not yet spent (one extra Minor Action each; lost in the End Phase)
-    xp: int = 0  # experience earned in this scene (seed 000: +1 for removing a captive)
-    removed: bool = False  # taken off the table as a captive (then also ``dead``: out of play)
-    mobility: int = 0  # seed 000's stats when the profile gives them; 0: derived (skirmish.engine.rules.capture.dice)
-    fight: int = 0
-    acuity: int = 0
-    # -- challenges module (seed 002)
-    fate: int = 0  # seed 002: a hero's Fate (its defence pool, and the re-rolls it may buy)
-    abilities: dict[str, int] = {}  # seed 002 special abilities and their levels, e.g. {"assassin": 7}
-    stealthed: bool = False  # seed 002 "stealth status"
     # -- the fields of the modules that keep them in their own folder: ``Unit`` below
 
     @property
@@ -139,23 +126,29 @@ class _UnitCore(msgspec.Struct):
 
 
 
+def _module_fields(table: str, here: dict[str, tuple]) -> list:
+    """The ``table`` fields (``UNIT``, ``STATE``) of every bundled module, in ``BUNDLED``'s order: from
+    its ``fields.py``, or from ``here`` for a module whose fields are still in this file."""
+    found = {part.__name__: part for part in parts("fields")}
+    return [f for name, package in BUNDLED.items()
+            for f in (getattr(found[f"{package}.fields"], table) if f"{package}.fields" in found
+                      else here.get(name, ()))]
+
+
+# The unit fields of the modules that still keep theirs here (issue 13 item 1: to move to their folders).
+_UNIT_HERE: dict[str, tuple] = {
+    "challenges": (  # seed 002
+        ("fate", int, 0),  # a hero's Fate (its defence pool, and the re-rolls it may buy)
+        ("abilities", dict[str, int], {}),  # special abilities and their levels, e.g. {"assassin": 7}
+        ("stealthed", bool, False),  # "stealth status"
+    ),
+}
+
+
 # A unit: the core's fields, then each bundled module's (``Unit`` in its ``fields.py``), in the
 # order of ``skirmish.engine.rules.bundled.BUNDLED``: the order of the stored GameCreated's bytes.
-Unit = msgspec.defstruct("Unit", [f for part in parts("fields") for f in part.UNIT], bases=(_UnitCore,),
+Unit = msgspec.defstruct("Unit", _module_fields("UNIT", _UNIT_HERE), bases=(_UnitCore,),
                          module=__name__)
-
-# -- capture module (seed 000)
-
-
-class CaptureRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The mission's ``[capture]`` table (docs/missions.md): who captures, the exit, the points."""
-
-    captor: str = "both"  # the side whose heroes may capture: "a", "b" or "both"
-    exit: str = ""  # the board edge captives are removed by: "north" | "south" | "east" | "west" | ""
-    captive_points: int = 0  # victory points per captured bogey held at the end, beyond its own points
-    exit_points: int = 0  # victory points per captured bogey removed from the table
-    character_points: int = 0  # victory points per enemy character held captured at the end
-
 
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A square grid, row-major, one terrain character per cell (see skirmish.engine.board)."""
@@ -349,17 +342,6 @@ class _StateCore(msgspec.Struct):
     stack: list[FrameT] = []
     pending: Decision | None = None
     outcome: Outcome | None = None
-    # -- capture module (seed 000)
-    capture: CaptureRules | None = None  # the mission's [capture] table, None when it has none
-    # -- challenges module (seed 002)
-    challenges: ChallengeSetup | None = None  # the mission's data, public
-    facilities: dict[str, Facility] = {}
-    hands: dict[str, list[str]] = {}  # hidden: a viewer sees "" for each card it may not see
-    decks: dict[str, list[str]] = {}  # hidden: the cards left, sorted ("" where the viewer may not see)
-    played: dict[str, list[str]] = {}  # cards each side has played (public)
-    created: dict[str, list[str]] = {}  # cards each side has created (public)
-    action_points: dict[str, int] = {}
-    salt: tuple[int, ...] = ()  # hidden: keeps the Checkpoint hashes from revealing the hands
     # -- the fields of the modules that keep them in their own folder: ``State`` below
     # -- the rules this game is played under (skirmish.engine.versions): set from GameCreated.engine_version,
     # left out of the state hash (skirmish.engine.codec.state_hash)
@@ -372,9 +354,24 @@ class _StateCore(msgspec.Struct):
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
 
 
+# The state fields of the modules that still keep theirs here (issue 13 item 1: to move to their folders).
+_STATE_HERE: dict[str, tuple] = {
+    "challenges": (  # seed 002
+        ("challenges", ChallengeSetup | None, None),  # the mission's data, public
+        ("facilities", dict[str, Facility], {}),
+        ("hands", dict[str, list[str]], {}),  # hidden: a viewer sees "" for each card it may not see
+        ("decks", dict[str, list[str]], {}),  # hidden: the cards left, sorted ("" where the viewer may not see)
+        ("played", dict[str, list[str]], {}),  # cards each side has played (public)
+        ("created", dict[str, list[str]], {}),  # cards each side has created (public)
+        ("action_points", dict[str, int], {}),
+        ("salt", tuple[int, ...], ()),  # hidden: keeps the Checkpoint hashes from revealing the hands
+    ),
+}
+
+
 # The game state: the core's fields, then each bundled module's (``STATE`` in its ``fields.py``).
 # (The rules' version, last of the core's, is left out of the state hash, so where it stands
 # changes no hash.)
-State = msgspec.defstruct("State", [f for part in parts("fields") for f in part.STATE], bases=(_StateCore,),
+State = msgspec.defstruct("State", _module_fields("STATE", _STATE_HERE), bases=(_StateCore,),
                           module=__name__)
 

@@ -67,8 +67,8 @@ which is not damage", so that another module's rolls can be re-rolled with the m
   (``offers``): it has a Command Token to spend.
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
-A module is one folder (the morale module today; the capture and challenges modules still keep
-their events, frames and fields in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
+A module is one folder (the morale module today; the challenges module still keeps
+its events, frames and fields, and the capture module its ``GameCreated`` field, in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
 ``skirmish.engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
 ``skirmish.engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
 union; its ``Module`` names its events (for the clash check), its redactions (``skirmish.engine.view``),

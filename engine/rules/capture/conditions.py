@@ -13,7 +13,8 @@
 from __future__ import annotations
 
 from skirmish.engine import board as geo
-from skirmish.engine.model import CaptureRules, State, Unit
+from skirmish.engine.model import State, Unit
+from skirmish.engine.rules.capture.fields import CaptureRules
 from skirmish.engine.rules.capture.dice import fxm
 from skirmish.engine.versions import CURRENT, V0_2
 

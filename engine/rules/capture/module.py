@@ -10,7 +10,7 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
-from skirmish.engine.rules.capture import actions, dice, events
+from skirmish.engine.rules.capture import actions, dice, events, narrate, render
 from skirmish.engine.rules.capture.frames import D12Frame
 from skirmish.engine.rules.registry import Module
 
@@ -37,4 +37,7 @@ MODULE = Module(
     frame_steps={D12Frame: dice.frame_step},
     points=actions.points,
     events=events.EVENTS,
+    narration=narrate.NARRATION,
+    rolls_narration=narrate.ROLLS,
+    render=render.SHOWN,
 )

@@ -6,7 +6,7 @@ import pytest
 
 from skirmish.engine.errors import MissionError
 from skirmish.engine.mission import parse_mission
-from skirmish.engine.model import CaptureRules
+from skirmish.engine.rules.capture.fields import CaptureRules
 
 from tests.engine.rules.scenario import mission_text
 
