@@ -47,7 +47,7 @@ def add_commands(sub) -> None:
     how.add_argument("--resume", metavar="GAME", help="take up your seat in GAME again (needs --token)")
     p.add_argument("--seat", choices=["a", "b", "any"], default="any",
                    help="which side to play with --create or --join (default: any)")
-    p.add_argument("--token", help="with --resume: the seat token printed when you took the seat")
+    p.add_argument("--token", help="with --resume: the seat token printed when you took the seat (write --token=TOKEN: a token may start with -)")
     p.add_argument("--last-seq", type=int, default=0, metavar="N",
                    help="with --resume: the last event you saw; events up to N are not printed again "
                         "(the view is still rebuilt from the start)")
@@ -263,7 +263,7 @@ class Terminal:
 
     def resume_hint(self) -> str:
         return (f"resume with: skirmish play --server {self.args.server} --resume {self.gid} "
-                f"--token TOKEN --last-seq {self.c.last_seq(self.gid)}")
+                f"--token=TOKEN --last-seq {self.c.last_seq(self.gid)}")
 
     async def run(self) -> int:
         await self.take_seat()

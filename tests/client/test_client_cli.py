@@ -153,14 +153,14 @@ def test_play_leaves_on_end_of_input_and_resumes(capsys, monkeypatch, server_thr
     code, out, err = run(capsys, "play", "--server", url, "--create", "ridge", "--seat", "b", server=server_thread)
     assert code == 0, err
     token = re.search(r"resume\): (\S+)", out).group(1)
-    hint = re.search(r"resume with: skirmish play --server \S+ --resume (\S+) --token TOKEN --last-seq (\d+)", out)
+    hint = re.search(r"resume with: skirmish play --server \S+ --resume (\S+) --token=TOKEN --last-seq (\d+)", out)
     assert hint, out
     gid, last_seq = hint.group(1), int(hint.group(2))
     printed = [int(m) for m in re.findall(r"^ *(\d+)  (?!\d)", out, re.M)]
     assert printed and max(printed) <= last_seq
 
     monkeypatch.setattr("sys.stdin", io.StringIO("q\ny\n"))
-    code, out, err = run(capsys, "play", "--server", url, "--resume", gid, "--token", token,
+    code, out, err = run(capsys, "play", "--server", url, "--resume", gid, f"--token={token}",
                          "--last-seq", last_seq, server=server_thread)
     assert code == 0, err
     assert f"resumed seat b of game {gid}" in out
