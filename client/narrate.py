@@ -13,9 +13,13 @@ from typing import Mapping
 from skirmish.client.render import label
 from skirmish.client.safe import safe
 from skirmish.engine import events as ev
-from skirmish.engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
+from skirmish.engine.model import DirectFrame, ReadyFrame, State, TaskFrame
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import dice as cdice
+from skirmish.engine.rules.challenges.events import (ActionPointsChanged, CardCreated, CardDrawn, CardPlayed,
+                                                     ChallengeResolved, FacilityDamaged, FacilityDestroyed,
+                                                     FateChanged, SaltDrawn, StealthChanged)
+from skirmish.engine.rules.challenges.frames import ChallengeFrame
 from skirmish.engine.rules.core import procedure, tasks
 from skirmish.engine.rules.core.tasks import count_successes
 
@@ -314,26 +318,26 @@ def _describe(event: ev.Event, state: State) -> str | None:
         case ev.SeedRevealed():
             return f"the server reveals its dice seed {event.server_seed[:16]}…"
         # -- challenges module (seed 002)
-        case ev.SaltDrawn():
+        case SaltDrawn():
             return None
-        case ev.ActionPointsChanged():
+        case ActionPointsChanged():
             return f"  side {event.side}: {event.delta:+d} Action Points ({event.reason})"
-        case ev.CardDrawn():
+        case CardDrawn():
             return f"  side {event.side} draws {event.card or 'a card (hidden)'}"
-        case ev.CardPlayed():
+        case CardPlayed():
             return f"  side {event.side} plays {event.card}"
-        case ev.CardCreated():
+        case CardCreated():
             return f"  {n(event.unit)} creates the card {event.card}"
-        case ev.FateChanged():
+        case FateChanged():
             return f"  {n(event.unit)}: {event.delta:+d} fate ({event.reason})"
-        case ev.ChallengeResolved():
+        case ChallengeResolved():
             return (f"  {event.op}: {n(event.attacker)} {event.attacker_successes} against {event.defender_successes} "
                     f"({event.target}): {event.result}" + (f" {event.amount}" if event.amount else ""))
-        case ev.FacilityDamaged():
+        case FacilityDamaged():
             return f"  facility {event.facility} takes {event.amount} damage"
-        case ev.FacilityDestroyed():
+        case FacilityDestroyed():
             return f"  facility {event.facility} is destroyed"
-        case ev.StealthChanged():
+        case StealthChanged():
             return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
                 f" ({event.reason})" if event.reason else "")
     return type(event).__name__

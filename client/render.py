@@ -8,9 +8,10 @@ facility names) is escaped with ``skirmish.client.safe.safe`` before it is place
 from __future__ import annotations
 
 from skirmish.client.safe import safe
-from skirmish.engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
+from skirmish.engine.model import Decision, Option, State, TaskFrame, Unit
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import dice as cdice
+from skirmish.engine.rules.challenges.frames import ChallengeFrame
 from skirmish.engine.rules.core.tasks import dice_cost, is_prepared
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line

@@ -5,9 +5,15 @@ A module package ``P`` holds ``P.module`` (its ``skirmish.engine.rules.registry.
 the registry when a game needs it) and may hold data parts that import only ``skirmish.engine.base``, the
 model and each other: ``P.events`` (``EVENTS``: appended to ``skirmish.engine.events.AnyEvent``),
 ``P.frames`` (``FRAMES``: to ``skirmish.engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
-``skirmish.engine.model.Unit`` and ``State``), ``P.evolve`` (``HANDLERS``: to ``skirmish.engine.evolve``'s table)
-and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``: to ``skirmish.engine.mission``). This file
-imports nothing of ours, so the shared files can ask it while they are being imported.
+``skirmish.engine.model.Unit`` and ``State``; ``CREATED``, its mission data: to
+``skirmish.engine.events.GameCreated`` and ``skirmish.engine.mission.Mission``), ``P.evolve`` (``HANDLERS``: to
+``skirmish.engine.evolve``'s table; ``initial(state, created)``, optional: its state fields from
+``GameCreated``) and ``P.mission`` (``PROFILE``, ``unit_fields``: to ``skirmish.engine.mission``'s profiles;
+each optional: ``check(spec, fail)`` of the profiles, ``TABLES`` of ``MissionSpec``, ``ENTRIES``
+converted one named entry at a time, ``setup(spec, board, taken, fail)`` building ``CREATED``'s values).
+Every field so gathered has a default and follows the core's, in ``BUNDLED``'s order: the order
+of the stored bytes. This file imports nothing of ours, so the shared files can ask it while they
+are being imported.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ def _part_of(package: str, part: str) -> str | None:
 
 
 def parts(part: str) -> list:
-    """The ``part`` files (``events``, ``frames``, ``evolve``) of the bundled modules that have
+    """The ``part`` files (``events``, ``frames``, ``fields``, ``evolve``, ``mission``) of the bundled modules that have
     one, imported, in ``BUNDLED``'s order: what the shared files gather into the log's closed
     union, the frame union and the evolve table. They import only ``skirmish.engine.base``, the model
     and each other, so the shared files can load them while they are being imported."""
