@@ -11,7 +11,7 @@ sentence of the seed onto this code.
 from __future__ import annotations
 
 from skirmish.engine.model import SIDES, State
-from skirmish.engine.rules.challenges import cards, events, hidden, operations, procedure
+from skirmish.engine.rules.challenges import bots, cards, events, hidden, narrate, operations, procedure, render
 from skirmish.engine.rules.challenges.events import ActionPointsChanged, SaltDrawn
 from skirmish.engine.rules.challenges.frames import ChallengeFrame
 from skirmish.engine.rules.challenges.sampler import sample_hands
@@ -68,4 +68,9 @@ MODULE = Module(
     events=events.EVENTS,
     redactions=hidden.REDACTIONS,
     samplers=(sample_hands,),
+    narration=narrate.NARRATION,
+    rolls_narration=narrate.ROLLS,
+    roll_lines=narrate.LINES,
+    render=render.SHOWN,
+    bots=bots.HOOKS,
 )
