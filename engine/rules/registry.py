@@ -171,6 +171,7 @@ class Module:
     can_move: Callable[["State", "Unit"], bool] | None = None
     can_reroll: Callable[["State", str], bool] | None = None
     pay_reroll: Callable[["Context", str, str], None] | None = None
+    can_threaten: Callable[["State", "Unit"], bool] | None = None  # a veto (issue 13; see the docstring)
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -185,7 +186,8 @@ class Module:
 
 HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_turn_start", "on_end_phase",
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
-         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll")
+         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
+         "can_threaten")
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:

@@ -32,6 +32,7 @@ MODULE = Module(
     after_move=actions.follow,
     can_target=actions.can_target,
     can_move=actions.can_move,
+    can_threaten=actions.can_threaten,
     answers={"d12_reroll": dice.answer_reroll},
     defaults={"d12_reroll": lambda d: ("keep",)},
     frame_steps={D12Frame: dice.frame_step},
