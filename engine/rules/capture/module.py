@@ -10,7 +10,7 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
-from skirmish.engine.rules.capture import actions, dice, events, narrate, render
+from skirmish.engine.rules.capture import actions, bots, dice, events, narrate, render
 from skirmish.engine.rules.capture.frames import D12Frame
 from skirmish.engine.rules.registry import Module
 
@@ -41,4 +41,5 @@ MODULE = Module(
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,
     render=render.SHOWN,
+    bots=bots.HOOKS,
 )
