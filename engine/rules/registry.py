@@ -67,12 +67,24 @@ which is not damage", so that another module's rolls can be re-rolled with the m
   (``offers``): it has a Command Token to spend.
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
-A module is one folder (the morale module today; the challenges module still keeps
-its events, frames and fields, and the capture module its ``GameCreated`` field, in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
-``skirmish.engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
-``skirmish.engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
-union; its ``Module`` names its events (for the clash check), its redactions (``skirmish.engine.view``),
-its narration and text views (``client``), and its bot hooks and determinization samplers
+Added with issue 13, so that the core names no module's field (a veto, like ``can_act``):
+
+- ``can_threaten(state, unit) -> bool``: False when the unit, though not taken out, is no threat
+  to the enemies in its Reach (seed 000's captive): a ranged attack next to it takes no +1
+  Difficulty (``attack.enemy_in_reach``).
+
+A module is one folder (the morale and capture modules today; the challenges module still keeps
+its events, frames and fields in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model``,
+``skirmish.engine.evolve`` and ``skirmish.engine.mission``): its data parts (events, frames, fields,
+evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are gathered into the shared types --
+the log's union, the frames, ``Unit``, ``State``, ``GameCreated`` and ``Mission`` (``CREATED``: the
+game's data it takes from its mission, set up in the initial state by its ``evolve.initial``), the
+mission file's ``MissionSpec`` (``TABLES``, parsed by its ``mission.game_data``) and ``ProfileSpec`` --
+so the log stays one closed, typed union; its ``Module`` names its events (for the clash check), its
+redactions (``skirmish.engine.view``), its narration and text views (``client``: ``Shown``, whose
+``carriers`` label an option that carries another, the capture module's bonus actions), and its bot
+hooks (``BotHooks``: evaluation terms, the worth of its options and decisions, of activating a unit
+and of a cell for a moving unit, the units it holds out of the fight) and determinization samplers
 (``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
 every field added after the first release out while it holds its default (``skirmish.engine.codec.state_hash``),
 so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
