@@ -21,13 +21,21 @@ shown = registry.CATALOG.all().render
 
 
 def cell_option(option: Option) -> tuple[int, int] | None:
-    """The cell an option moves to: ``move``/``sprint``/``fend`` ``(x, y)`` and the capture
-    module's bonus ``move``; None for every other option."""
+    """The cell an option moves to: ``move``/``sprint``/``fend`` ``(x, y)``, also carried by a
+    module's option (``Shown.carriers``: the capture module's bonus ``move``); None for every
+    other option."""
     if len(option) == 3 and option[0] in MOVES and all(isinstance(v, int) for v in option[1:]):
         return option[1], option[2]
-    if len(option) == 4 and option[:2] == ("bonus", "move") and all(isinstance(v, int) for v in option[2:]):
-        return option[2], option[3]
+    if len(option) > 1 and option[0] in shown.carriers:
+        return cell_option(option[1:])
     return None
+
+
+def _verb(option: Option) -> str:
+    """What a move option (``cell_option``) does, e.g. "fend off to", "bonus action: move"."""
+    if option[0] in shown.carriers:
+        return shown.carriers[option[0]] + _verb(option[1:])
+    return {"move": "move", "sprint": "sprint", "fend": "fend off to"}[option[0]]
 
 
 def _weapon_name(unit: Unit | None, index: int) -> str:
@@ -163,6 +171,8 @@ def _label(option: Option, state: State, decision: Decision) -> str:
     told = _PLAIN.get(kind) if not args else None
     if told is None and kind in _LABELS:
         told = _LABELS[kind](args, state, decision)
+    if told is None and args and kind in shown.carriers:  # a module's option carrying another (Shown.carriers)
+        told = shown.carriers[kind] + _label(args, state, decision)
     return told if told is not None else " ".join(str(v).replace("_", " ") for v in option)
 
 
@@ -296,13 +306,6 @@ def _with_one(text: str):
     return label
 
 
-def _bonus(args, state: State, d: Decision) -> str | None:
-    match args:
-        case (what, *rest):
-            return "bonus action: " + _label((what, *rest), state, d)
-    return None
-
-
 # The core's options with arguments (and "keep", whose label depends on the decision): option
 # kind -> (its arguments, state, decision) -> the label, or None when the arguments are not its.
 _LABELS = {
@@ -314,14 +317,13 @@ _LABELS = {
     "assist": _of_unit("assist {}"), "direct": _of_unit("direct {}"),
     "buy": _buy, "reroll": _reroll, "bystander": _of_unit("the shot strikes bystander {}"), "damage": _damage,
     "avoid": _with_one("avoid the Injury ({})"), "spend": _with_one("spend {} Momentum"),
-    "bonus": _bonus,  # the capture module's bonus actions: the action they carry
 }
 
 
 class Menu:
     """The options of a decision as a person picks them: every option that is not a move is
-    numbered from 1, in the decision's order; the moves (``move``, ``sprint``, ``fend``, the
-    capture module's bonus ``move``) are collapsed into one line per kind and picked by their
+    numbered from 1, in the decision's order; the moves (``move``, ``sprint``, ``fend``, and a
+    module's option carrying one, ``cell_option``) are collapsed into one line per kind and picked by their
     cell (``m X Y``, ``X,Y``), which the board marks. ``pick(text)`` reads what was typed."""
 
     def __init__(self, decision: Decision, state: State):
@@ -333,8 +335,7 @@ class Menu:
             if cell is None:
                 self.numbered.append(option)
             else:
-                word = "bonus" if option[0] == "bonus" else option[0]
-                self.cells.setdefault(word, {}).setdefault(cell, option)
+                self.cells.setdefault(option[0], {}).setdefault(cell, option)
 
     @property
     def reachable(self) -> set[tuple[int, int]]:
@@ -360,7 +361,7 @@ class Menu:
             lines.append(f"  {n:>2}) {label(option, self.state, d)}")
         for i, (word, cells) in enumerate(self.cells.items()):
             key = "m X Y" if i == 0 else f"{word} X Y"
-            verb = {"move": "move", "sprint": "sprint", "fend": "fend off to", "bonus": "bonus action: move"}[word]
+            verb = _verb(next(iter(cells.values())))
             some = " ".join(f"{x},{y}" for x, y in sorted(cells, key=lambda c: (c[1], c[0]))[:6])
             more = " ..." if len(cells) > 6 else ""
             lines.append(f"  {key}) {verb} to one of {len(cells)} cells marked o on the board ({some}{more})")

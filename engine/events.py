@@ -11,9 +11,8 @@ from typing import Union
 
 import msgspec
 
-from skirmish.engine.rules.bundled import parts
+from skirmish.engine.rules.bundled import fields, parts
 from skirmish.engine.model import Board, Decision, FrameT, Item, Objective, Option, Outcome, Unit
-from skirmish.engine.rules.capture.fields import CaptureRules
 
 
 from skirmish.engine.base import Event  # noqa: E402  (the base of every event, the modules' too)
@@ -23,9 +22,6 @@ from skirmish.engine.base import Event  # noqa: E402  (the base of every event, 
 
 
 class _GameCreatedCore(Event):
-    """The first event: everything the initial state is made of, so the log stands alone
-    (``GameCreated``: these fields, then the bundled modules' mission data)."""
-
     game_id: str
     mission: str
     board: Board
@@ -38,15 +34,17 @@ class _GameCreatedCore(Event):
     items: tuple[Item, ...] = ()
     midline_points: int = 0
     modules: tuple[str, ...] = ()  # the rules modules on, in the mission's order
-    # -- capture module (seed 000)
-    capture: CaptureRules | None = None  # the mission's [capture] table
-    # -- the bundled modules' mission data (``CREATED`` in their ``fields.py``): ``GameCreated`` below
 
 
-# The first event: the core's fields, then each bundled module's (``CREATED`` in its ``fields.py``),
-# in the order of ``skirmish.engine.rules.bundled.BUNDLED``: the order of the stored bytes.
-GameCreated = msgspec.defstruct("GameCreated", [f for part in parts("fields") for f in getattr(part, "CREATED", ())],
-                                bases=(_GameCreatedCore,), module=__name__)
+# The game's data each bundled module takes from its mission (``CREATED`` in its ``fields.py``), in
+# the order of ``skirmish.engine.rules.bundled.BUNDLED``: after the core's, the order of the stored
+# bytes. Each is in every game's GameCreated, at its default in a game without the module.
+MODULE_CREATED = fields("fields", "CREATED")
+
+
+class GameCreated(msgspec.defstruct("_GameCreated", MODULE_CREATED, bases=(_GameCreatedCore,), module=__name__)):
+    """The first event: everything the initial state is made of, so the log stands alone: the
+    core's fields, then the modules' (``MODULE_CREATED``)."""
 
 
 class ClientSeedAdded(Event):

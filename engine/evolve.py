@@ -35,10 +35,9 @@ def initial_state(created: ev.GameCreated) -> State:
         midline_points=created.midline_points,
         dice=created.dice,
         commitment=created.commitment,
-        capture=created.capture,  # capture module (seed 000)
         rules_version=rules_level(created.engine_version, CURRENT_RULES),
     )
-    for initial in _INITIAL:  # what the modules' mission data puts in their state fields
+    for initial in _INITIAL:  # the modules' parts of the initial state (skirmish.engine.rules.bundled.parts)
         initial(state, created)
     state.seq = 1
     return state
@@ -391,10 +390,8 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.InjurySuffered: _injury_suffered,
     ev.UnitDied: _unit_died,
 }
-# the bundled modules' handlers, and what each takes from GameCreated (their evolve.py:
-# skirmish.engine.rules.bundled.parts)
-_INITIAL = []
+# the bundled modules' handlers (their evolve.py: skirmish.engine.rules.bundled.parts)
 for _part in parts("evolve"):
     _HANDLERS.update(_part.HANDLERS)
-    if hasattr(_part, "initial"):
-        _INITIAL.append(_part.initial)
+# their ``initial(state, created)``: what each sets up of the initial state from GameCreated
+_INITIAL = tuple(_part.initial for _part in parts("evolve") if hasattr(_part, "initial"))

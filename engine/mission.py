@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import msgspec
 
 from skirmish.engine import board as geo
 from skirmish.engine.errors import MissionError
-from skirmish.engine.events import GameCreated
-from skirmish.engine.rules.capture.fields import CaptureRules
-from skirmish.engine.rules.capture import mission as capture_mission
-from skirmish.engine.rules.capture.mission import CaptureSpec
+from skirmish.engine.events import MODULE_CREATED, GameCreated
 from skirmish.engine.model import SIDES, Board, Item, Objective, Stats, Unit, Weapon
-from skirmish.engine.rules.bundled import parts
+from skirmish.engine.rules.bundled import fields, parts
 from skirmish.engine.rules.registry import known_modules
 from skirmish.engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (skirmish.engine.versions)
 
@@ -135,13 +132,11 @@ class _MissionSpecCore(_Strict):
     objectives: list[ObjectiveSpec] = []
     items: list[ItemSpec] = []
     scoring: ScoringSpec = msgspec.field(default_factory=ScoringSpec)
-    capture: CaptureSpec | None = None  # capture module (seed 000)
-    # -- the rules modules' tables: ``MissionSpec`` below
 
 
 # A mission file: the core's tables, then each bundled module's (``TABLES`` in its ``mission.py``).
-MissionSpec = msgspec.defstruct("MissionSpec", [f for part in parts("mission") for f in getattr(part, "TABLES", ())],
-                                bases=(_MissionSpecCore,), module=__name__, forbid_unknown_fields=True)
+MissionSpec = msgspec.defstruct("MissionSpec", fields("mission", "TABLES"), bases=(_MissionSpecCore,), module=__name__,
+                                forbid_unknown_fields=True)
 
 
 class _MissionCore(msgspec.Struct, frozen=True):
@@ -157,14 +152,20 @@ class _MissionCore(msgspec.Struct, frozen=True):
     objectives: tuple[Objective, ...] = ()
     items: tuple[Item, ...] = ()
     midline_points: int = 0
-    capture: CaptureRules | None = None  # capture module (seed 000)
-    # -- the rules modules' mission data: ``Mission`` below
 
 
-# The fields each bundled module adds to ``GameCreated`` (``CREATED`` in its ``fields.py``): its
-# mission data, which a ``Mission`` carries too.
-_CREATED = [f for part in parts("fields") for f in getattr(part, "CREATED", ())]
-Mission = msgspec.defstruct("Mission", _CREATED, bases=(_MissionCore,), module=__name__, frozen=True)
+# A checked mission: the core's fields, then the game's data each module takes from it (the same
+# fields as GameCreated's: ``MODULE_CREATED``, which ``game_created`` copies).
+Mission = msgspec.defstruct("Mission", MODULE_CREATED, bases=(_MissionCore,), module=__name__)
+
+
+class Made(NamedTuple):
+    """What the core made of a mission, for the modules' ``game_data`` (``_build``)."""
+
+    board: Board
+    units: tuple[Unit, ...]
+    objectives: tuple[Objective, ...]
+    items: tuple[Item, ...]
 
 
 ATTRIBUTES = ("control", "daring", "fitness", "insight", "presence", "reason")
@@ -229,20 +230,13 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     items = _items(spec, board, weapons, objectives, fail)
     if not 0 <= spec.scoring.midline <= 10:
         fail("scoring.midline", f"victory points per unit in the enemy half are 0..10, not {spec.scoring.midline}")
-    # the modules' mission data (``GameCreated``'s fields they add); ``taken``: the cells that hold
-    # an objective or item, or a thing a module placed
-    data: dict = {}
-    taken = {(o.x, o.y) for o in objectives} | {(i.x, i.y) for i in items}
-    for part in parts("mission"):
-        if hasattr(part, "setup"):
-            data.update(part.setup(spec, board, taken, fail))
-
-    capture = capture_mission.table(spec, fail)
+    made = Made(board, tuple(units), tuple(objectives), tuple(items))
+    data = {name: value for part in parts("mission") if hasattr(part, "game_data")
+            for name, value in part.game_data(spec, made, fail).items()}  # the modules' (``MODULE_CREATED``)
 
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
-                   {k: v.name for k, v in spec.sides.items()}, board, tuple(units), digest,
-                   objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline,
-                   capture=capture, **data)
+                   {k: v.name for k, v in spec.sides.items()}, board, made.units, digest,
+                   objectives=made.objectives, items=made.items, midline_points=spec.scoring.midline, **data)
 
 
 def _cell(x: int, y: int) -> str:
@@ -449,5 +443,5 @@ def game_created(game_id: str, mission: Mission, dice: str, commitment: str) -> 
     return GameCreated(game_id=game_id, mission=mission.id, board=mission.board, units=mission.units,
                        rounds=mission.rounds, dice=dice, commitment=commitment, engine_version=ENGINE_VERSION,
                        objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points,
-                       modules=mission.modules, capture=mission.capture,
-                       **{name: getattr(mission, name) for name, _, _ in _CREATED})
+                       modules=mission.modules,
+                       **{name: getattr(mission, name) for name, _, _ in MODULE_CREATED})

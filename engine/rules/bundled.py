@@ -5,15 +5,17 @@ A module package ``P`` holds ``P.module`` (its ``skirmish.engine.rules.registry.
 the registry when a game needs it) and may hold data parts that import only ``skirmish.engine.base``, the
 model and each other: ``P.events`` (``EVENTS``: appended to ``skirmish.engine.events.AnyEvent``),
 ``P.frames`` (``FRAMES``: to ``skirmish.engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
-``skirmish.engine.model.Unit`` and ``State``; ``CREATED``, its mission data: to
-``skirmish.engine.events.GameCreated`` and ``skirmish.engine.mission.Mission``), ``P.evolve`` (``HANDLERS``: to
-``skirmish.engine.evolve``'s table; ``initial(state, created)``, optional: its state fields from
-``GameCreated``) and ``P.mission`` (``PROFILE``, ``unit_fields``: to ``skirmish.engine.mission``'s profiles;
-each optional: ``check(spec, fail)`` of the profiles, ``TABLES`` of ``MissionSpec``, ``ENTRIES``
-converted one named entry at a time, ``setup(spec, board, taken, fail)`` building ``CREATED``'s values).
-Every field so gathered has a default and follows the core's, in ``BUNDLED``'s order: the order
-of the stored bytes. This file imports nothing of ours, so the shared files can ask it while they
-are being imported.
+``skirmish.engine.model.Unit`` and ``State``; ``CREATED``: the game's data the module takes from its
+mission, to ``skirmish.engine.events.GameCreated`` and ``skirmish.engine.mission.Mission``), ``P.evolve``
+(``HANDLERS``: to ``skirmish.engine.evolve``'s table; ``initial(state, created)``: its part of the
+initial state, from ``GameCreated``) and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``;
+``TABLES``, the mission file's tables it reads, ``ENTRIES``, the tables of named entries in them
+that are converted one entry at a time (so that an error names the entry), and
+``game_data(spec, made, fail)``, the values of its ``CREATED`` fields: to ``skirmish.engine.mission``;
+each optional). Each table is ``(name, type, default)`` rows, as
+``msgspec.defstruct`` takes them, gathered by ``fields`` in ``BUNDLED``'s order: their order in the
+stored events. This file imports nothing of ours, so the shared files can ask it while they are
+being imported.
 """
 
 from __future__ import annotations
@@ -43,3 +45,16 @@ def parts(part: str) -> list:
     union, the frame union and the evolve table. They import only ``skirmish.engine.base``, the model
     and each other, so the shared files can load them while they are being imported."""
     return [importlib.import_module(name) for pkg in BUNDLED.values() if (name := _part_of(pkg, part))]
+
+
+def fields(part: str, table: str, here: Mapping[str, tuple] | None = None) -> list:
+    """The ``table`` rows (``(name, type, default)``) of the bundled modules' ``part`` files, in
+    ``BUNDLED``'s order: what a shared type appends to the core's fields. ``here``: module name ->
+    the rows of a module whose part has no such table, that the shared file keeps for it."""
+    here = here or {}
+    found = {p.__name__: p for p in parts(part)}
+    rows = []
+    for name, pkg in BUNDLED.items():
+        own = getattr(found.get(f"{pkg}.{part}"), table, None)
+        rows += own if own is not None else here.get(name, ())
+    return rows

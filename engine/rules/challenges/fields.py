@@ -78,7 +78,7 @@ STATE = (
 )
 
 # The fields it adds to ``GameCreated`` and ``skirmish.engine.mission.Mission``: the mission's data
-# (``skirmish.engine.rules.challenges.mission.setup`` builds it; ``evolve.initial`` puts it in the state).
+# (``skirmish.engine.rules.challenges.mission.game_data`` builds it; ``evolve.initial`` puts it in the state).
 CREATED = (
     ("challenges", ChallengeSetup | None, None),
 )

@@ -5,7 +5,7 @@ Profiles may carry ``fate``, ``abilities`` and ``stealthed`` (``PROFILE``); a ``
 abilities create, and the facilities on the board. ``skirmish.engine.mission`` appends ``PROFILE``
 to its ``ProfileSpec`` and ``TABLES`` to its ``MissionSpec``, converts the named entries of
 ``ENTRIES`` one at a time, takes each unit's fields from ``unit_fields`` and, once the core's
-parts are built, the mission's data from ``setup`` (``GameCreated.challenges``). Every problem is
+parts are built, the mission's data from ``game_data`` (``GameCreated.challenges``). Every problem is
 a ``MissionError`` naming the field.
 """
 
@@ -171,14 +171,18 @@ def unit_fields(p) -> dict:
     return {"fate": p.fate, "abilities": dict(p.abilities), "stealthed": p.stealthed}
 
 
-def setup(spec, board: Board, taken: set[tuple[int, int]], fail) -> dict:
-    """The profiles' fields (refused without the module) and the ``[challenges]`` table (refused
-    without the module; its defaults when the module is on and the table is left out), built
-    into the mission's data: ``{"challenges": ChallengeSetup or None}`` (``fields.CREATED``).
-    ``taken``: the cells already holding an objective or item."""
+def game_data(spec, made, fail) -> dict:
+    """The values of the module's ``CREATED`` fields (``skirmish.engine.rules.challenges.fields``) for
+    this mission: the profiles' fields checked (refused without the module), and the
+    ``[challenges]`` table (refused without the module; its defaults when the module is on and
+    the table is left out) built into ``{"challenges": ChallengeSetup or None}``. ``made``: what
+    the core made of the mission (a facility needs a cell without an objective or item)."""
     on = "challenges" in spec.mission.modules
     for key, p in spec.profiles.items():
         check_profile(key, p.fate, p.abilities, on, bool(p.fate or p.abilities or p.stealthed), fail)
     if spec.challenges is not None and not on:
         fail("challenges", "the [challenges] table needs the 'challenges' module in [mission] modules")
-    return {"challenges": build(spec.challenges or ChallengesSpec(), board, taken, fail) if on else None}
+    if not on:
+        return {"challenges": None}
+    taken = {(o.x, o.y) for o in made.objectives} | {(i.x, i.y) for i in made.items}
+    return {"challenges": build(spec.challenges or ChallengesSpec(), made.board, taken, fail)}
