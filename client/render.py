@@ -68,13 +68,15 @@ def unit_marks(state: State) -> dict[str, str]:
 def board(state: State, side: str = "", reachable=()) -> str:
     """The map, three characters a cell: terrain (``skirmish.engine.board``'s characters; deployment
     zones shown as open ground) and units by their mark, upper case while standing, lower case
-    when down with an Injury; the dead are left out. Rows are y, columns x: ``(x,y)`` is what
+    when down with an Injury; the dead are left out, as are units not on the table (the
+    registry's ``on_table``: not yet deployed). Rows are y, columns x: ``(x,y)`` is what
     move options name. The cells in ``reachable`` (where the pending decision can move) carry
     an ``o`` after their terrain."""
     b = state.board
     reach = set(reachable)
     marks = unit_marks(state)
-    at = {(u.x, u.y): u for u in state.units.values() if not u.dead}
+    at = {(u.x, u.y): u for u in state.units.values()
+          if not u.dead and registry.allows(state, "on_table", u)}  # a module may hold a unit off the table
     lines = ["    " + "".join(f"{x:<3d}" for x in range(b.width)).rstrip()]
     for y in range(b.height):
         row = []

@@ -5,9 +5,12 @@ A module package ``P`` holds ``P.module`` (its ``skirmish.engine.rules.registry.
 the registry when a game needs it) and may hold data parts that import only ``skirmish.engine.base``, the
 model and each other: ``P.events`` (``EVENTS``: appended to ``skirmish.engine.events.AnyEvent``),
 ``P.frames`` (``FRAMES``: to ``skirmish.engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
-``skirmish.engine.model.Unit`` and ``State``), ``P.evolve`` (``HANDLERS``: to ``skirmish.engine.evolve``'s table)
-and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``: to ``skirmish.engine.mission``). This file
-imports nothing of ours, so the shared files can ask it while they are being imported.
+``skirmish.engine.model.Unit`` and ``State``; optionally ``WEAPON``: to ``Weapon``), ``P.evolve``
+(``HANDLERS``: to ``skirmish.engine.evolve``'s table) and ``P.mission`` (``PROFILE``, ``check``,
+``unit_fields``: to ``skirmish.engine.mission``; optionally ``UNIT_SPEC`` and ``unit_spec_fields(entry)``, a
+``[[units]]`` entry's fields and the ``Unit`` fields they give, and ``WEAPON_SPEC`` and
+``weapon_fields(entry)``, a ``[weapons]`` entry's). Every field a module adds has a default. This
+file imports nothing of ours, so the shared files can ask it while they are being imported.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ BUNDLED: Mapping[str, str] = MappingProxyType({
     "capture": "skirmish.engine.rules.capture",  # seed 000
     "challenges": "skirmish.engine.rules.challenges",  # seed 002
     "morale": "skirmish.engine.rules.morale",  # seed 004
+    "skills": "skirmish.engine.rules.skills",  # seed 003
 })
 
 

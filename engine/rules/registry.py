@@ -67,7 +67,14 @@ which is not damage", so that another module's rolls can be re-rolled with the m
   (``offers``): it has a Command Token to spend.
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
-A module is one folder (the morale module today; the challenges module still keeps
+Added with the skills module (seed 003), for a unit that is in the game but not yet on the
+table (not yet deployed):
+
+- ``on_table(state, unit) -> bool``: a veto: False while ``unit`` is not on the table, so the
+  clients' text views (``skirmish.client.render.board``) do not draw it. (A module keeping such a unit
+  from acting or being attacked says so with ``can_activate`` and ``can_target``.)
+
+A module is one folder (the morale and skills modules today; the challenges module still keeps
 its events, frames and fields, and the capture module its ``GameCreated`` field, in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
 ``skirmish.engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
 ``skirmish.engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
@@ -171,6 +178,8 @@ class Module:
     can_move: Callable[["State", "Unit"], bool] | None = None
     can_reroll: Callable[["State", str], bool] | None = None
     pay_reroll: Callable[["Context", str, str], None] | None = None
+    # added with the skills module (seed 003; see the docstring)
+    on_table: Callable[["State", "Unit"], bool] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -185,7 +194,8 @@ class Module:
 
 HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_turn_start", "on_end_phase",
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
-         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll")
+         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
+         "on_table")
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:
@@ -293,7 +303,7 @@ class RuleSet:
         return total
 
     def allows(self, state: "State", hook: str, *args) -> bool:
-        """A veto hook (``can_act``, ``can_move``): True unless a module says False. The rules of
+        """A veto hook (``can_act``, ``can_move``, ``on_table``): True unless a module says False. The rules of
         engine 0.1.0 had no vetoes (``skirmish.engine.versions``)."""
         if state.rules_version < V0_2:
             return True
