@@ -97,7 +97,8 @@ def board(state: State, side: str = "", reachable=()) -> str:
 
 
 def units(state: State, side: str = "") -> str:
-    """One line per unit: id, name, side, where, Stress, condition, weapons (drawn first)."""
+    """One line per unit: id, name, side, where ("off" while not on the table), Stress, condition,
+    weapons (drawn first)."""
     lines = []
     for u in sorted(state.units.values(), key=lambda u: (u.side != side if side in ("a", "b") else u.side, u.id)):
         if u.dead:
@@ -114,7 +115,8 @@ def units(state: State, side: str = "") -> str:
         drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
-        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
+        where = f"({u.x:2d},{u.y:2d})" if registry.allows(state, "on_table", u) else "  off  "  # not on the table yet
+        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  {where}  "
                      f"stress {u.stress:2d}/{u.stress_max:<2d}  {cond}"
                      + (f"  [{', '.join(flags)}]" if flags else "")
                      + (f"  — {', '.join(drawn + stowed)}" if drawn or stowed else ""))

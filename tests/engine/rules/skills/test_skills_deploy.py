@@ -95,6 +95,7 @@ def test_a_unit_not_yet_deployed_is_not_activated_attacked_or_drawn():
     assert "A1" not in board and "A4" in board and "B2" in board
     lines = {line.split()[0].lstrip("*"): line for line in render.units(state, "a").split("\n")}
     assert "not deployed" in lines["a1"] and "not deployed" not in lines["a4"]
+    assert "  off  " in lines["a1"] and "( 5, 1)" not in lines["a1"] and "( 0, 0)" in lines["a4"]
 
 
 def test_the_time_out_places_the_unit_on_its_missions_cell():
