@@ -63,13 +63,15 @@ def unit_marks(state: State) -> dict[str, str]:
 def board(state: State, side: str = "", reachable=()) -> str:
     """The map, three characters a cell: terrain (``skirmish.engine.board``'s characters; deployment
     zones shown as open ground) and units by their mark, upper case while standing, lower case
-    when down with an Injury; the dead are left out. Rows are y, columns x: ``(x,y)`` is what
+    when down with an Injury; the dead are left out, as are units not on the table (the
+    registry's ``on_table``: not yet deployed). Rows are y, columns x: ``(x,y)`` is what
     move options name. The cells in ``reachable`` (where the pending decision can move) carry
     an ``o`` after their terrain."""
     b = state.board
     reach = set(reachable)
     marks = unit_marks(state)
-    at = {(u.x, u.y): u for u in state.units.values() if not u.dead}
+    at = {(u.x, u.y): u for u in state.units.values()
+          if not u.dead and registry.allows(state, "on_table", u)}  # a module may hold a unit off the table
     lines = ["    " + "".join(f"{x:<3d}" for x in range(b.width)).rstrip()]
     for y in range(b.height):
         row = []
@@ -90,7 +92,8 @@ def board(state: State, side: str = "", reachable=()) -> str:
 
 
 def units(state: State, side: str = "") -> str:
-    """One line per unit: id, name, side, where, Stress, condition, weapons (drawn first)."""
+    """One line per unit: id, name, side, where ("off" while not on the table), Stress, condition,
+    weapons (drawn first)."""
     lines = []
     for u in sorted(state.units.values(), key=lambda u: (u.side != side if side in ("a", "b") else u.side, u.id)):
         if u.dead:
@@ -106,7 +109,8 @@ def units(state: State, side: str = "") -> str:
         drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
-        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
+        where = f"({u.x:2d},{u.y:2d})" if registry.allows(state, "on_table", u) else "  off  "  # not on the table yet
+        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  {where}  "
                      f"stress {u.stress:2d}/{u.stress_max:<2d}  {cond}"
                      + (f"  [{', '.join(flags)}]" if flags else "")
                      + (f"  — {', '.join(drawn + stowed)}" if drawn or stowed else ""))

@@ -77,11 +77,27 @@ class SideSpec(_Strict):
     name: str
 
 
-class WeaponSpec(_Strict):
+class _WeaponSpecCore(_Strict):
     kind: Literal["melee", "ranged"]
     damage: int
     name: str = ""
     qualities: list[str] = []
+    # -- the fields of the modules that keep them in their own folder: ``WeaponSpec`` below
+
+
+def _optional(part, name: str, default):
+    """A mission part's optional table or function (``WEAPON_SPEC``, ``UNIT_SPEC``, ``weapon_fields``,
+    ``unit_spec_fields``: skirmish.engine.rules.bundled), or ``default`` when it has none."""
+    return getattr(part, name, default)
+
+
+def _no_fields(spec) -> dict:
+    return {}
+
+
+# A weapon: the core's fields, then each bundled module's (``WEAPON_SPEC`` in its ``mission.py``, if any).
+WeaponSpec = msgspec.defstruct("WeaponSpec", [f for part in parts("mission") for f in _optional(part, "WEAPON_SPEC", ())],
+                               bases=(_WeaponSpecCore,), module=__name__, forbid_unknown_fields=True)
 
 
 class _ProfileCore(_Strict):
@@ -113,13 +129,19 @@ ProfileSpec = msgspec.defstruct("ProfileSpec", [f for part in parts("mission") f
                                 bases=(_ProfileCore,), module=__name__, forbid_unknown_fields=True)
 
 
-class UnitSpec(_Strict):
+class _UnitSpecCore(_Strict):
     id: str
     side: str
     profile: str
     at: tuple[int, int]
     name: str = ""
     commander: bool = False
+    # -- the fields of the modules that keep them in their own folder: ``UnitSpec`` below
+
+
+# A ``[[units]]`` entry: the core's fields, then each bundled module's (``UNIT_SPEC`` in its ``mission.py``, if any).
+UnitSpec = msgspec.defstruct("UnitSpec", [f for part in parts("mission") for f in _optional(part, "UNIT_SPEC", ())],
+                             bases=(_UnitSpecCore,), module=__name__, forbid_unknown_fields=True)
 
 
 class _MissionSpecCore(_Strict):
@@ -285,7 +307,9 @@ def _weapons(spec: MissionSpec, fail) -> dict[str, Weapon]:
     for key, w in spec.weapons.items():
         if not 0 <= w.damage <= 10:
             fail(f"weapons.{key}.damage", f"must be 0..10, not {w.damage}")
-        weapons[key] = Weapon(w.name or key, w.kind, w.damage, tuple(w.qualities))
+        weapons[key] = Weapon(w.name or key, w.kind, w.damage, tuple(w.qualities),
+                              **{k: v for part in parts("mission")
+                                 for k, v in _optional(part, "weapon_fields", _no_fields)(w).items()})
     return weapons
 
 
@@ -359,6 +383,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
             stowed=_stowed(p),
             **{k: v for part in parts("mission") for k, v in part.unit_fields(p).items()},
+            **{k: v for part in parts("mission") for k, v in _optional(part, "unit_spec_fields", _no_fields)(u).items()},
         ))
     for side in SIDES:
         if not any(u.side == side for u in units):

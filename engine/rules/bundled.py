@@ -5,17 +5,20 @@ A module package ``P`` holds ``P.module`` (its ``skirmish.engine.rules.registry.
 the registry when a game needs it) and may hold data parts that import only ``skirmish.engine.base``, the
 model and each other: ``P.events`` (``EVENTS``: appended to ``skirmish.engine.events.AnyEvent``),
 ``P.frames`` (``FRAMES``: to ``skirmish.engine.model.FrameT``), ``P.fields`` (``UNIT``, ``STATE``: to
-``skirmish.engine.model.Unit`` and ``State``; ``CREATED``: the game's data the module takes from its
-mission, to ``skirmish.engine.events.GameCreated`` and ``skirmish.engine.mission.Mission``), ``P.evolve``
-(``HANDLERS``: to ``skirmish.engine.evolve``'s table; ``initial(state, created)``: its part of the
-initial state, from ``GameCreated``) and ``P.mission`` (``PROFILE``, ``check``, ``unit_fields``;
-``TABLES``, the mission file's tables it reads, ``ENTRIES``, the tables of named entries in them
-that are converted one entry at a time (so that an error names the entry), and
-``game_data(spec, made, fail)``, the values of its ``CREATED`` fields: to ``skirmish.engine.mission``;
-each optional). Each table is ``(name, type, default)`` rows, as
-``msgspec.defstruct`` takes them, gathered by ``fields`` in ``BUNDLED``'s order: their order in the
-stored events. This file imports nothing of ours, so the shared files can ask it while they are
-being imported.
+``skirmish.engine.model.Unit`` and ``State``; optionally ``WEAPON``: to ``Weapon``; ``CREATED``: the
+game's data the module takes from its mission, to ``skirmish.engine.events.GameCreated`` and
+``skirmish.engine.mission.Mission``), ``P.evolve`` (``HANDLERS``: to ``skirmish.engine.evolve``'s table;
+``initial(state, created)``: its part of the initial state, from ``GameCreated``) and ``P.mission``
+(``PROFILE``, ``check``, ``unit_fields``; ``TABLES``, the mission file's tables it reads, and
+``game_data(spec, made, fail)``, the values of its ``CREATED`` fields; optionally ``ENTRIES``, the
+tables of named entries in its tables, converted one entry at a time so that an error names the
+entry, ``UNIT_SPEC`` and
+``unit_spec_fields(entry)``, a ``[[units]]`` entry's fields and the ``Unit`` fields they give, and
+``WEAPON_SPEC`` and ``weapon_fields(entry)``, a ``[weapons]`` entry's: to ``skirmish.engine.mission``).
+Each table is ``(name, type, default)`` rows, as ``msgspec.defstruct`` takes them, gathered by
+``fields`` in ``BUNDLED``'s order: their order in the stored events. Every field a module adds has a
+default. This file imports nothing of ours, so the shared files can ask it while they are being
+imported.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ BUNDLED: Mapping[str, str] = MappingProxyType({
     "capture": "skirmish.engine.rules.capture",  # seed 000
     "challenges": "skirmish.engine.rules.challenges",  # seed 002
     "morale": "skirmish.engine.rules.morale",  # seed 004
+    "skills": "skirmish.engine.rules.skills",  # seed 003
 })
 
 

@@ -73,15 +73,22 @@ Added with issue 13, so that the core names no module's field (a veto, like ``ca
   to the enemies in its Reach (seed 000's captive): a ranged attack next to it takes no +1
   Difficulty (``attack.enemy_in_reach``).
 
-A module is one folder (every bundled module: capture, challenges, morale): its data parts
+Added with the skills module (seed 003), for a unit that is in the game but not yet on the
+table (not yet deployed):
+
+- ``on_table(state, unit) -> bool``: a veto: False while ``unit`` is not on the table, so the
+  clients' text views (``skirmish.client.render.board``) do not draw it. (A module keeping such a unit
+  from acting or being attacked says so with ``can_activate`` and ``can_target``.)
+
+A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
-gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``GameCreated``
-and ``Mission`` (``CREATED``: the game's data it takes from its mission, set up in the initial state
-by its ``evolve.initial``), the mission file's ``MissionSpec`` (``TABLES``, parsed by its
-``mission.game_data``) and ``ProfileSpec`` -- so the log stays one closed, typed union; its
-``Module`` names its events (for the clash check), its redactions (``skirmish.engine.view``), its
-narration (of its events, frames and rolls, ``roll_lines`` for a roll told its own way) and text
-views (``client``: ``Shown``: flags, labels, titles, pools, status lines, places, the procedure in
+gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``Weapon``,
+``GameCreated`` and ``Mission`` (``CREATED``: the game's data it takes from its mission, set up in the
+initial state by its ``evolve.initial``), the mission file's ``MissionSpec`` (``TABLES``, parsed by its
+``mission.game_data``) and ``ProfileSpec`` -- so the log stays one closed, typed union; its ``Module``
+names its events (for the clash check), its redactions (``skirmish.engine.view``), its narration (of
+its events, frames and rolls, ``roll_lines`` for a roll told its own way) and text views
+(``client``: ``Shown``: flags, labels, titles, pools, status lines, places, the procedure in
 progress, and ``carriers``, which label an option that carries another, the capture module's bonus
 actions), and its bot hooks (``BotHooks``: evaluation terms, the worth of its options and
 decisions, of activating a unit and of a cell for a moving unit, the units it holds out of the
@@ -209,6 +216,8 @@ class Module:
     can_reroll: Callable[["State", str], bool] | None = None
     pay_reroll: Callable[["Context", str, str], None] | None = None
     can_threaten: Callable[["State", "Unit"], bool] | None = None  # a veto (issue 13; see the docstring)
+    # added with the skills module (seed 003; see the docstring)
+    on_table: Callable[["State", "Unit"], bool] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -225,7 +234,7 @@ class Module:
 HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_turn_start", "on_end_phase",
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
-         "can_threaten")
+         "can_threaten", "on_table")
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:
@@ -375,7 +384,7 @@ class RuleSet:
         return total
 
     def allows(self, state: "State", hook: str, *args) -> bool:
-        """A veto hook (``can_act``, ``can_move``): True unless a module says False. The rules of
+        """A veto hook (``can_act``, ``can_move``, ``on_table``): True unless a module says False. The rules of
         engine 0.1.0 had no vetoes (``skirmish.engine.versions``)."""
         if state.rules_version < V0_2:
             return True

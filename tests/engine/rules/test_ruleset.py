@@ -61,9 +61,9 @@ def test_two_modules_claiming_one_name_fail_when_the_rule_set_is_built(what, fir
 
 def test_the_bundled_modules_do_not_clash():
     rules = registry.CATALOG.all()
-    assert rules.names == ("capture", "challenges", "morale")
-    assert {"d12_reroll", "prerogative", "courage_failed", "act"} <= set(rules.answers)
-    assert {"D12Tested", "CardDrawn", "FearDue"} <= rules.events
+    assert rules.names == ("capture", "challenges", "morale", "skills")
+    assert {"d12_reroll", "prerogative", "courage_failed", "deploy", "act"} <= set(rules.answers)
+    assert {"D12Tested", "CardDrawn", "FearDue", "UnitDeployed"} <= rules.events
 
 
 def test_a_module_without_core_services_cannot_be_the_core_and_a_module_cannot_offer_them():
