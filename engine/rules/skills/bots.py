@@ -48,7 +48,19 @@ def _reroll(state, d, kit) -> list[float]:
     return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
 
 
+def _aimed_shot(state, unit, o, kit) -> float:
+    """An aimed shot is worth the attack it is (the lookahead of greedy and mcts sees the +6)."""
+    t = state.units[o[1]]
+    if t.incapacitated:
+        return -0.05
+    return kit.attack_value(state, unit, kit.drawn_weapon(unit, o[2]), t) + AIMED_EDGE
+
+
+AIMED_EDGE = 0.01
+
+
 HOOKS = BotHooks(
+    option_values={"aimed_shot": _aimed_shot},
     scorers={"deploy": _deploy, "skill_reroll": _reroll},
     procedure_kinds=frozenset({"skill_reroll"}),
 )

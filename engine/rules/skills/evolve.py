@@ -37,10 +37,19 @@ def _read(s: State, e) -> None:
     """A roll read (the dice are the DiceRolled's): nothing changes."""
 
 
+def _aimed_shot(s: State, e: ev.AimedShot) -> None:
+    if e.unit:
+        _unit(s, e.unit)
+    s.aimed = e.unit
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
     ev.DeploymentEnded: _deployment_ended,
     ev.SkillRolled: _read,
     ev.FaceToFaceResolved: _read,
+    ev.AmmunitionUsed: _read,
+    ev.AttackModified: _read,
+    ev.AimedShot: _aimed_shot,
 }

@@ -25,8 +25,10 @@ UNIT = (
 
 STATE = (
     ("deployer", str, ""),  # the side that placed the last unit in the deployment phase ("" before any)
+    ("aimed", str, ""),  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
 )
 
 WEAPON = (
     ("burst", int, 1),  # B: the shots of one BS Attack (Marksmanship LX reduces it to 1)
+    ("ammo", tuple[str, ...], ()),  # its Special Ammunition (skirmish.engine.rules.skills.ammunition); () Normal
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
-from skirmish.engine.rules.skills import catalog
+from skirmish.engine.rules.skills import ammunition, catalog
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -31,6 +31,7 @@ UNIT_SPEC = (
 )
 WEAPON_SPEC = (
     ("burst", int, 1),  # B
+    ("ammo", list[str], []),  # Special Ammunition, e.g. ["ap", "shock"] (skills/ammunition.py)
 )
 
 ATTRIBUTE_MAX = 30  # d20 at or under: above 20 every roll passes (rolls.judge), MODs aside
@@ -50,6 +51,9 @@ def check(spec, fail) -> None:
     for key, w in spec.weapons.items():
         if not 1 <= w.burst <= BURST_MAX:
             fail(f"weapons.{key}.burst", f"a Burst (B) is 1..{BURST_MAX}, not {w.burst}")
+        for i, ammo in enumerate(w.ammo):
+            if ammunition.canonical(ammo) not in ammunition.AMMO:
+                fail(f"weapons.{key}.ammo[{i}]", f"{ammo!r} is not a Special Ammunition: {', '.join(ammunition.AMMO)}")
     _check_deployment(spec, fail)
 
 
@@ -62,6 +66,8 @@ def _refuse_without(spec, fail) -> None:
     for key, w in spec.weapons.items():
         if w.burst != 1:
             fail(f"weapons.{key}.burst", why)
+        if w.ammo:
+            fail(f"weapons.{key}.ammo", why)
     for i, u in enumerate(spec.units):
         if u.deploy:
             fail(f"units[{i}].deploy", why)
@@ -118,4 +124,4 @@ def unit_spec_fields(u) -> dict:
 
 def weapon_fields(w) -> dict:
     """The ``Weapon`` fields (``skirmish.engine.rules.skills.fields``) a ``[weapons]`` entry gives."""
-    return {"burst": w.burst}
+    return {"burst": w.burst, "ammo": tuple(sorted({ammunition.canonical(a) for a in w.ammo} - {"normal"}))}

@@ -16,7 +16,7 @@ from typing import Callable
 from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
-from skirmish.engine.rules.skills import bots, deploy, events, narrate, render, rolls
+from skirmish.engine.rules.skills import bots, deploy, events, marksmanship, narrate, render, rolls
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -31,7 +31,18 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 
 def _on_idle(ctx: Context) -> None:
+    marksmanship.on_idle(ctx)
     deploy.on_idle(ctx, DEPLOYMENT)
+
+
+def _turn_options(state, unit, options: list) -> list:
+    for extend in TURN_OPTIONS:
+        options = extend(state, unit, options)
+    return options
+
+
+# what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
+TURN_OPTIONS = (marksmanship.turn_options,)
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
@@ -47,6 +58,12 @@ MODULE = Module(
     can_activate=deploy.can_activate,
     can_target=deploy.can_target,
     on_table=deploy.on_table,
+    turn_options=_turn_options,
+    acts={"aimed_shot": marksmanship.act_aimed_shot},
+    on_task_rolled=marksmanship.on_task_rolled,
+    attack_dice=marksmanship.attack_dice,
+    weapon_difficulty=marksmanship.weapon_difficulty,
+    hit_effects=marksmanship.hit_effects,
     answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll},
     defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",)},
     frame_steps={SkillRollFrame: _roll_step},

@@ -26,6 +26,10 @@ def label(option, state, decision, uname) -> str | None:
             terrain = geo.TERRAIN_NAMES.get(geo.terrain(state.board, x, y), "") if state.board else ""
             where = " (cover)" if terrain == "cover" else ""
             return f"deploy {uname(decision.unit)} at ({x},{y}){where}"
+        case "aimed_shot", (target, weapon, lethal):
+            w = state.units[decision.unit].weapons[weapon].name if decision.unit in state.units else weapon
+            kind = "lethal" if lethal else "non-lethal"
+            return f"aimed shot (Marksmanship LX: B 1, +6 BS) at {uname(target)} with {w}, {kind}"
         case "reroll", (i,) if decision.kind == "skill_reroll":
             f = state.stack[-1] if state.stack else None
             roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None
