@@ -11,6 +11,7 @@ from __future__ import annotations
 from skirmish.engine import board as geo
 from skirmish.engine.model import other
 from skirmish.engine.rules.registry import BotHooks
+from skirmish.engine.rules.skills import attributes
 
 TOKEN = 0.15  # a Command Token, in victory points (the morale module prices it so)
 COVER = 0.15  # standing in cover at the start, in victory points
@@ -59,8 +60,15 @@ def _aimed_shot(state, unit, o, kit) -> float:
 AIMED_EDGE = 0.01
 
 
+def _regenerate(state, unit, o, kit) -> float:
+    """Healing is worth the unit's points at the PH odds, less the same for dying on a failure
+    (an Unconscious unit that is not healed may die at the scene's end anyway)."""
+    p = min(20, max(0, attributes.value(unit, "ph"))) / 20
+    return unit.points * (p - 0.5 * (1 - p))
+
+
 HOOKS = BotHooks(
-    option_values={"aimed_shot": _aimed_shot},
+    option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate},
     scorers={"deploy": _deploy, "skill_reroll": _reroll},
     procedure_kinds=frozenset({"skill_reroll"}),
 )

@@ -77,5 +77,11 @@ class AimedShot(Event):
     unit: str
 
 
+class WoundRegained(Event):
+    """Regeneration passed: ``unit``'s Injury is healed (skills/regeneration.py)."""
+
+    unit: str
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
-          AmmunitionUsed, AttackModified, AimedShot,)
+          AmmunitionUsed, AttackModified, AimedShot, WoundRegained,)

@@ -43,6 +43,14 @@ def _aimed_shot(s: State, e: ev.AimedShot) -> None:
     s.aimed = e.unit
 
 
+def _wound_regained(s: State, e: ev.WoundRegained) -> None:
+    u = _unit(s, e.unit)
+    if u.dead or not u.injury:
+        raise InvalidEvent(f"{e.unit} has no Injury to heal")
+    u.injury = ""
+    u.stabilised = False
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
@@ -52,4 +60,5 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.AmmunitionUsed: _read,
     ev.AttackModified: _read,
     ev.AimedShot: _aimed_shot,
+    ev.WoundRegained: _wound_regained,
 }

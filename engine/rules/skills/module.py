@@ -16,11 +16,13 @@ from typing import Callable
 from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
-from skirmish.engine.rules.skills import bots, deploy, events, marksmanship, narrate, render, rolls
+from skirmish.engine.rules.skills import bots, deploy, events, marksmanship, narrate, regeneration, render, rolls
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
-OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({})
+OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
+    regeneration.PURPOSE: regeneration.outcome,
+})
 
 # what the skills add to the deployment phase
 DEPLOYMENT = deploy.Extensions(cells=(), after=())
@@ -42,7 +44,15 @@ def _turn_options(state, unit, options: list) -> list:
 
 
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
-TURN_OPTIONS = (marksmanship.turn_options,)
+TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options)
+
+
+def _acts_incapacitated(state, unit) -> bool:
+    return any(can(state, unit) for can in ACTS_INCAPACITATED)
+
+
+# what lets an incapacitated unit be activated: (state, unit) -> bool
+ACTS_INCAPACITATED = (regeneration.acts_incapacitated,)
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
@@ -59,7 +69,8 @@ MODULE = Module(
     can_target=deploy.can_target,
     on_table=deploy.on_table,
     turn_options=_turn_options,
-    acts={"aimed_shot": marksmanship.act_aimed_shot},
+    acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate},
+    acts_incapacitated=_acts_incapacitated,
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,

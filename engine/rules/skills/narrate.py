@@ -69,6 +69,7 @@ NARRATION = {
     sev.AmmunitionUsed: _ammo,
     sev.AttackModified: _attack_mods,
     sev.AimedShot: _aimed,
+    sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)} regenerates: its Injury is healed",
 }
 
 
