@@ -92,6 +92,8 @@ Added with the skills module's combat skills (issue 14), for what an attack's we
 - ``acts_incapacitated(state, unit) -> bool``: an offer: True from a module lets an incapacitated
   (not dead) unit be activated (``flow.ready_units``); its "act" options are then ``("end",)``
   and the modules' ``turn_options`` only, e.g. an Entire Order usable in a Null state.
+- ``on_task_resolved(ctx, frame, result)``: ``procedure._resolve``, after a Task's own resolution
+  (its frame may have ended), e.g. what a module's equipment adds to a passed First Aid.
 
 A module is one folder (the morale, capture and skills modules today; the challenges module still keeps
 its events, frames and fields in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model``,
@@ -238,6 +240,7 @@ class Module:
     weapon_difficulty: Callable[["State", object], int] | None = None
     hit_effects: Callable | None = None
     acts_incapacitated: Callable[["State", "Unit"], bool] | None = None
+    on_task_resolved: Callable[["Context", object, object], None] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -254,7 +257,7 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
-         "acts_incapacitated")
+         "acts_incapacitated", "on_task_resolved")
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:

@@ -146,4 +146,7 @@ def result_of(state: State, f: TaskFrame, difficulty_override: int | None = None
 
 
 def _resolve(ctx: Context, f: TaskFrame) -> None:
-    RESOLVE[f.task](ctx, f, result_of(ctx.state, f))
+    result = result_of(ctx.state, f)
+    RESOLVE[f.task](ctx, f, result)
+    if ctx.rules.hooks["on_task_resolved"]:
+        ctx.rules.call(ctx, "on_task_resolved", f, result)

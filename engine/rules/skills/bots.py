@@ -60,6 +60,11 @@ def _aimed_shot(state, unit, o, kit) -> float:
 AIMED_EDGE = 0.01
 
 
+def _medikit(state, unit, o, kit) -> float:
+    """Healing an ally puts its points back in the fight (the Task's odds are the lookahead's)."""
+    return 0.5 * state.units[o[1]].points
+
+
 def _regenerate(state, unit, o, kit) -> float:
     """Healing is worth the unit's points at the PH odds, less the same for dying on a failure
     (an Unconscious unit that is not healed may die at the scene's end anyway)."""
@@ -68,7 +73,7 @@ def _regenerate(state, unit, o, kit) -> float:
 
 
 HOOKS = BotHooks(
-    option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate},
+    option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit},
     scorers={"deploy": _deploy, "skill_reroll": _reroll},
     procedure_kinds=frozenset({"skill_reroll"}),
 )

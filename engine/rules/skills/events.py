@@ -83,5 +83,13 @@ class WoundRegained(Event):
     unit: str
 
 
+class MediKitUsed(Event):
+    """A Paramedic's First Aid with a MediKit begins (``unit`` on ``ally``); both "" when it is over
+    (skills/paramedic.py)."""
+
+    unit: str
+    ally: str
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
-          AmmunitionUsed, AttackModified, AimedShot, WoundRegained,)
+          AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,)

@@ -51,6 +51,13 @@ def _wound_regained(s: State, e: ev.WoundRegained) -> None:
     u.stabilised = False
 
 
+def _medikit_used(s: State, e: ev.MediKitUsed) -> None:
+    if e.unit:
+        _unit(s, e.unit)
+        _unit(s, e.ally)
+    s.medikit = e.unit
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
@@ -61,4 +68,5 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.AttackModified: _read,
     ev.AimedShot: _aimed_shot,
     ev.WoundRegained: _wound_regained,
+    ev.MediKitUsed: _medikit_used,
 }

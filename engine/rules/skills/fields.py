@@ -25,7 +25,8 @@ UNIT = (
 
 STATE = (
     ("deployer", str, ""),  # the side that placed the last unit in the deployment phase ("" before any)
-    ("aimed", str, ""),  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    ("aimed", str, ""),
+    ("medikit", str, ""),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
 )
 
 WEAPON = (

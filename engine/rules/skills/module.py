@@ -16,7 +16,7 @@ from typing import Callable
 from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
-from skirmish.engine.rules.skills import bots, deploy, events, marksmanship, narrate, regeneration, render, rolls
+from skirmish.engine.rules.skills import bots, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -44,7 +44,7 @@ def _turn_options(state, unit, options: list) -> list:
 
 
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
-TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options)
+TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -69,7 +69,9 @@ MODULE = Module(
     can_target=deploy.can_target,
     on_table=deploy.on_table,
     turn_options=_turn_options,
-    acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate},
+    acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
+          "medikit": paramedic.act_medikit},
+    on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,

@@ -69,7 +69,8 @@ NARRATION = {
     sev.AmmunitionUsed: _ammo,
     sev.AttackModified: _attack_mods,
     sev.AimedShot: _aimed,
-    sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)} regenerates: its Injury is healed",
+    sev.MediKitUsed: lambda e, state, n: f"  {n(e.unit)} uses a MediKit on {n(e.ally)} (Paramedic)" if e.unit else None,
+    sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)}'s Injury is healed",
 }
 
 

@@ -30,6 +30,8 @@ def label(option, state, decision, uname) -> str | None:
             w = state.units[decision.unit].weapons[weapon].name if decision.unit in state.units else weapon
             kind = "lethal" if lethal else "non-lethal"
             return f"aimed shot (Marksmanship LX: B 1, +6 BS) at {uname(target)} with {w}, {kind}"
+        case "medikit", (ally,):
+            return f"MediKit on {uname(ally)} (First Aid; passed, its Injury is healed)"
         case "regenerate", ():
             return f"regenerate {uname(decision.unit)} (Entire Order: a PH Roll heals its Injury; failing, it dies)"
         case "reroll", (i,) if decision.kind == "skill_reroll":
