@@ -60,6 +60,13 @@ def _aimed_shot(state, unit, o, kit) -> float:
 AIMED_EDGE = 0.01
 
 
+def _comms(state, unit, o, kit) -> float:
+    """A Comms Attack: a Possessed enemy is out of the fight; a Targeted one easier to hit."""
+    target = state.units[o[-1]]
+    p = min(20, max(0, attributes.value(unit, "wip") - (6 if o[0] == "sat_lock" else 0))) / 20
+    return p * target.points * (0.6 if o[0] == "hack" and o[1] == "total control" else 0.1)
+
+
 def _medikit(state, unit, o, kit) -> float:
     """Healing an ally puts its points back in the fight (the Task's odds are the lookahead's)."""
     return 0.5 * state.units[o[1]].points
@@ -73,7 +80,8 @@ def _regenerate(state, unit, o, kit) -> float:
 
 
 HOOKS = BotHooks(
-    option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit},
+    option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
+                   "hack": _comms, "observe": _comms, "sat_lock": _comms},
     scorers={"deploy": _deploy, "skill_reroll": _reroll},
     procedure_kinds=frozenset({"skill_reroll"}),
 )

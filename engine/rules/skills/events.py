@@ -91,5 +91,23 @@ class MediKitUsed(Event):
     ally: str
 
 
+class CommsAttacked(Event):
+    """A Comms Attack is declared (skills/comms.py): ``attack`` a Hacking Program ("spotlight",
+    "total control"), "observe" (Forward Observer) or "sat_lock"; the WIP roll follows."""
+
+    unit: str
+    target: str
+    attack: str
+
+
+class StateChanged(Event):
+    """``unit`` enters (``on``) or leaves a state of skills/comms.py: "targeted" or "possessed"."""
+
+    unit: str
+    state: str
+    on: bool
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
-          AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,)
+          AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
+          CommsAttacked, StateChanged,)

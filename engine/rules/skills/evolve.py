@@ -58,6 +58,13 @@ def _medikit_used(s: State, e: ev.MediKitUsed) -> None:
     s.medikit = e.unit
 
 
+def _state_changed(s: State, e: ev.StateChanged) -> None:
+    u = _unit(s, e.unit)
+    if e.state not in ("targeted", "possessed"):
+        raise InvalidEvent(f"no state {e.state!r}")
+    setattr(u, e.state, e.on)
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
@@ -69,4 +76,6 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.AimedShot: _aimed_shot,
     ev.WoundRegained: _wound_regained,
     ev.MediKitUsed: _medikit_used,
+    ev.CommsAttacked: _read,
+    ev.StateChanged: _state_changed,
 }

@@ -21,6 +21,8 @@ UNIT = (
     ("cc", int | None, None),
     ("arm", int | None, None),
     ("deployed", bool, True),  # False until the unit is placed in the deployment phase
+    ("targeted", bool, False),  # the Targeted state (skirmish.engine.rules.skills.comms)
+    ("possessed", bool, False),  # the Possessed state (skirmish.engine.rules.skills.comms)
 )
 
 STATE = (

@@ -28,7 +28,7 @@ from skirmish.engine.events import TaskAttempted
 from skirmish.engine.model import Option, State, TaskFrame, Unit
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.core import attack
-from skirmish.engine.rules.skills import ammunition
+from skirmish.engine.rules.skills import ammunition, comms
 from skirmish.engine.rules.skills.events import AimedShot, AttackModified
 
 PARTIAL_COVER = -3
@@ -36,8 +36,6 @@ AIMED = 6  # Marksmanship LX's +6 BS
 MOD_STEP = 3  # a full 3 of MODs is one step of Difficulty
 NO_SHOCK = ("throwing weapon", "throwing", "technical weapon", "technical", "non-lethal")
 
-# extra BS MODs of other skills files: (state, frame, attacker, target) -> [(reason, MOD)]
-MORE_MODS: list = []
 
 
 def is_bs(weapon) -> bool:
@@ -67,8 +65,7 @@ def mods(state: State, f: TaskFrame) -> list[tuple[str, int]]:
             out.append(("Partial Cover", PARTIAL_COVER))
     if state.aimed == attacker.id:
         out.append(("Marksmanship LX", AIMED))
-    for more in MORE_MODS:
-        out += more(state, f, attacker, target)
+    out += comms.targeted_mods(state, f, attacker, target)
     return out
 
 

@@ -37,6 +37,7 @@ WEAPON_SPEC = (
 ATTRIBUTE_MAX = 30  # d20 at or under: above 20 every roll passes (rolls.judge), MODs aside
 ARM_MAX = 20
 BURST_MAX = 6
+REQUIRES = {"sat-lock": ("forward observer", "sensor")}  # a skill -> the skills it needs beside it
 _DEFAULTS = {name: default for name, _, default in PROFILE}
 
 
@@ -75,9 +76,12 @@ def _refuse_without(spec, fail) -> None:
 
 def _check_profile(where: str, p, fail) -> None:
     try:
-        catalog.check_list(p.skills)
+        skills = catalog.check_list(p.skills)
     except catalog.SkillError as exc:
         fail(f"{where}.skills[{exc.index}]", str(exc))
+    for skill, needs in REQUIRES.items():
+        if skill in skills and not set(needs) <= set(skills):
+            fail(f"{where}.skills", f"{skill} needs {' and '.join(needs)} on the same profile (seed 003)")
     if p.troop_type not in catalog.TROOP_TYPES:
         fail(f"{where}.troop_type", f"a Troop Type is one of {', '.join(catalog.TROOP_TYPES)}, not {p.troop_type!r}")
     if p.silhouette not in catalog.SILHOUETTES:

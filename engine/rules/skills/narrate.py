@@ -60,6 +60,9 @@ def _aimed(e: sev.AimedShot, state, n) -> str | None:
     return f"  {n(e.unit)} takes an aimed shot (Marksmanship LX: B 1, +6 BS)" if e.unit else None
 
 
+COMMS = {"spotlight": "Hacking Program Spotlight", "total control": "Hacking Program Total Control",
+         "observe": "Forward Observer", "sat_lock": "Sat-Lock"}
+
 NARRATION = {
     sev.DeploymentStarted: lambda e, state, n: "── deployment: the sides place their units in turn ──",
     sev.UnitDeployed: lambda e, state, n: f"  {n(e.unit)} deploys at ({e.x},{e.y})",
@@ -69,6 +72,9 @@ NARRATION = {
     sev.AmmunitionUsed: _ammo,
     sev.AttackModified: _attack_mods,
     sev.AimedShot: _aimed,
+    sev.CommsAttacked: lambda e, state, n: f"  {n(e.unit)} makes a Comms Attack ({COMMS.get(e.attack, e.attack)}) "
+                                           f"at {n(e.target)}",
+    sev.StateChanged: lambda e, state, n: f"  {n(e.unit)} {'is now' if e.on else 'is no longer'} {e.state.title()}",
     sev.MediKitUsed: lambda e, state, n: f"  {n(e.unit)} uses a MediKit on {n(e.ally)} (Paramedic)" if e.unit else None,
     sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)}'s Injury is healed",
 }

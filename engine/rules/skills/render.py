@@ -13,6 +13,7 @@ def unit_flags(u) -> list[str]:
     attributes -- for a unit that has skills or is not a Regular LI of S2 (every unit of a game
     without the module is one, and shows nothing more than before)."""
     flags = [] if u.deployed else ["not deployed"]
+    flags += [name for name in ("targeted", "possessed") if getattr(u, name)]
     if u.skills or (u.troop_type, u.silhouette, u.training) != ("LI", 2, "regular"):
         flags.append(f"{u.troop_type} S{u.silhouette}" + (" irregular" if u.training == "irregular" else ""))
         flags += list(u.skills)
@@ -30,6 +31,12 @@ def label(option, state, decision, uname) -> str | None:
             w = state.units[decision.unit].weapons[weapon].name if decision.unit in state.units else weapon
             kind = "lethal" if lethal else "non-lethal"
             return f"aimed shot (Marksmanship LX: B 1, +6 BS) at {uname(target)} with {w}, {kind}"
+        case "hack", (program, target):
+            return f"hack {uname(target)}: {program.title()} (a WIP Comms Attack)"
+        case "observe", (target,):
+            return f"Forward Observer at {uname(target)} (WIP Comms Attack: Targeted)"
+        case "sat_lock", (target,):
+            return f"Sat-Lock {uname(target)} (Entire Order: WIP-6, no LoF: Targeted)"
         case "medikit", (ally,):
             return f"MediKit on {uname(ally)} (First Aid; passed, its Injury is healed)"
         case "regenerate", ():
