@@ -14,7 +14,9 @@ recorded games of the core stay as they were.
   rolls at most ``tasks.DICE_MAX``); in a reaction (the core's Ready), B 1, as in an ARO.
 - **Marksmanship L1**: the user's BS Weapons have Shock besides their ammunition, not those with
   the Throwing Weapon, Technical Weapon or Non-Lethal trait (a weapon's ``qualities``).
-- **Marksmanship L2**: the user ignores Partial Cover's MOD (not the cover dice).
+- **Marksmanship L2**: the user ignores Partial Cover's MOD (not the cover dice), and has L1's
+  Shock (*house rule*: a numbered level includes the ones below it, as in *Infinity*; the seed
+  says LX "does not include any other Levels", which the numbered levels therefore do).
 - **Marksmanship LX**: in the user's own turn, with a BS Weapon of B 2 or more, the option
   ``("aimed_shot", target, weapon, lethal)``: B 1 and +6 BS. LX alone gives neither L1 nor L2.
 
@@ -34,6 +36,7 @@ from skirmish.engine.rules.skills.events import AimedShot, AttackModified
 PARTIAL_COVER = -3
 AIMED = 6  # Marksmanship LX's +6 BS
 MOD_STEP = 3  # a full 3 of MODs is one step of Difficulty
+LEVEL_1 = {"marksmanship 1", "marksmanship 2"}  # a level includes those below it (not LX: the seed says so of it)
 NO_SHOCK = ("throwing weapon", "throwing", "technical weapon", "technical", "non-lethal")
 
 
@@ -100,7 +103,7 @@ def on_task_rolled(ctx: Context, f) -> None:
 
 def shock(attacker: Unit, weapon) -> tuple[str, ...]:
     """Marksmanship L1's Shock, for a BS Weapon without the traits it excludes."""
-    if "marksmanship 1" not in attacker.skills or not is_bs(weapon):
+    if not LEVEL_1 & set(attacker.skills) or not is_bs(weapon):
         return ()
     if any(q.lower() in NO_SHOCK for q in weapon.qualities):
         return ()

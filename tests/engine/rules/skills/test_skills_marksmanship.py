@@ -250,6 +250,12 @@ def test_marksmanship_l1_gives_no_shock_to_a_throwing_weapon():
     assert injuries(ev) == ["lethal"] and not of_type(ev, AmmunitionUsed)
 
 
+def test_marksmanship_l2_includes_l1s_shock():
+    sc = duel("m2", "mob")
+    ev = sc.task("attack", "b1", 0, 1, dice=HIT + FIVE)
+    assert injuries(ev) == ["lethal", "dead"]
+
+
 @pytest.mark.parametrize("target", ["mob_immune", "mob_regen", "mob_tag"])
 def test_shock_immunity_regeneration_and_structure_treat_shock_as_normal(target):
     sc = duel("m1", target)
