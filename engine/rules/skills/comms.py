@@ -9,9 +9,9 @@ forms (*house rules*):
 - a **Comms Attack** is the unit's Task of its turn (or, Sat-Lock, its Entire Order): a Normal WIP
   Roll with the MODs its skill gives, at a target in the area the skill says; its outcome is a
   state. (*Infinity* pits it against the target's BTS, which seed 001 lacks: the roll is Normal.)
-- **Targeted** (``Unit.targeted``): BS Attacks at the unit take +3 (``marksmanship.mods``:
+- **Targeted** (``State.targeted``): BS Attacks at the unit take +3 (``marksmanship.mods``:
   one step of Difficulty less); it lasts until the End Phase (*Infinity*'s Reset is not here).
-- **Possessed** (``Unit.possessed``): the unit is out of its side's control: it is not activated
+- **Possessed** (``State.possessed``): the unit is out of its side's control: it is not activated
   (``can_activate``) and does not Ready-react; it is still a target. (*Infinity* hands it to the
   enemy; one unit played by both sides would need a second owner the activations lack.)
 - **Hacking** (a unit with the ``hacker`` skill, target within its Hacking Area, ``AREA`` cells,
@@ -58,16 +58,24 @@ def _enemies(state: State, unit: Unit) -> list[Unit]:
     return [e for e in state.units.values() if e.side != unit.side and not e.dead and e.deployed]
 
 
-def can_be_hacked(program: str, target: Unit) -> bool:
+def targeted(state: State, unit: Unit) -> bool:
+    return unit.id in state.targeted
+
+
+def possessed(state: State, unit: Unit) -> bool:
+    return unit.id in state.possessed
+
+
+def can_be_hacked(state: State, program: str, target: Unit) -> bool:
     _, types, effect = PROGRAMS[program]
     if types:
         if "non-hackable" in target.skills:
             return False
         if target.troop_type not in types and "manned" not in target.skills:
             return False
-    if effect == "possessed" and ("immunity possession" in target.skills or target.possessed):
+    if effect == "possessed" and ("immunity possession" in target.skills or possessed(state, target)):
         return False
-    return not (effect == "targeted" and target.targeted)
+    return not (effect == "targeted" and targeted(state, target))
 
 
 def turn_options(state: State, unit: Unit, options: list) -> list:
@@ -78,10 +86,10 @@ def turn_options(state: State, unit: Unit, options: list) -> list:
     skills = unit.skills
     for e in _enemies(state, unit):
         if "hacker" in skills and _in_area(unit, e):
-            out += [("hack", p, e.id) for p in PROGRAMS if can_be_hacked(p, e)]
-        if "forward observer" in skills and not e.targeted and geo.line_of_fire(state.board, unit.x, unit.y, e.x, e.y):
+            out += [("hack", p, e.id) for p in PROGRAMS if can_be_hacked(state, p, e)]
+        if "forward observer" in skills and not targeted(state, e) and geo.line_of_fire(state.board, unit.x, unit.y, e.x, e.y):
             out.append(("observe", e.id))
-        if {"sat-lock", "forward observer", "sensor"} <= set(skills) and not t.minors and not e.targeted \
+        if {"sat-lock", "forward observer", "sensor"} <= set(skills) and not t.minors and not targeted(state, e) \
                 and _in_area(unit, e):
             out.append(("sat_lock", e.id))
     return out
@@ -123,15 +131,14 @@ OUTCOMES = {"hack": _hack_outcome, "observe": _targeted_outcome, "sat_lock": _sa
 
 
 def targeted_mods(state: State, f, attacker: Unit, target: Unit) -> list[tuple[str, int]]:
-    return [("Targeted", TARGETED_MOD)] if target.targeted else []
+    return [("Targeted", TARGETED_MOD)] if targeted(state, target) else []
 
 
 def can_activate(state: State, unit: Unit) -> bool:
-    return not unit.possessed
+    return not possessed(state, unit)
 
 
 def on_end_phase(ctx: Context) -> None:
     """Targeted lasts until the End Phase."""
-    for u in ctx.state.units.values():
-        if u.targeted:
-            ctx.emit(StateChanged(unit=u.id, state="targeted", on=False))
+    for uid in ctx.state.targeted:
+        ctx.emit(StateChanged(unit=uid, state="targeted", on=False))

@@ -59,10 +59,11 @@ def _medikit_used(s: State, e: ev.MediKitUsed) -> None:
 
 
 def _state_changed(s: State, e: ev.StateChanged) -> None:
-    u = _unit(s, e.unit)
+    _unit(s, e.unit)
     if e.state not in ("targeted", "possessed"):
         raise InvalidEvent(f"no state {e.state!r}")
-    setattr(u, e.state, e.on)
+    now = set(getattr(s, e.state)) - {e.unit}
+    setattr(s, e.state, tuple(sorted(now | {e.unit} if e.on else now)))
 
 
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {

@@ -21,14 +21,16 @@ UNIT = (
     ("cc", int | None, None),
     ("arm", int | None, None),
     ("deployed", bool, True),  # False until the unit is placed in the deployment phase
-    ("targeted", bool, False),  # the Targeted state (skirmish.engine.rules.skills.comms)
-    ("possessed", bool, False),  # the Possessed state (skirmish.engine.rules.skills.comms)
 )
 
 STATE = (
     ("deployer", str, ""),  # the side that placed the last unit in the deployment phase ("" before any)
     ("aimed", str, ""),
-    ("medikit", str, ""),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    ("medikit", str, ""),
+    # the units in the Targeted and the Possessed states (skirmish.engine.rules.skills.comms), sorted: on the
+    # state, not the units, to keep a game's messages small (every unit of every game carries a unit field)
+    ("targeted", tuple[str, ...], ()),
+    ("possessed", tuple[str, ...], ()),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
 )
 
 WEAPON = (

@@ -13,7 +13,6 @@ def unit_flags(u) -> list[str]:
     attributes -- for a unit that has skills or is not a Regular LI of S2 (every unit of a game
     without the module is one, and shows nothing more than before)."""
     flags = [] if u.deployed else ["not deployed"]
-    flags += [name for name in ("targeted", "possessed") if getattr(u, name)]
     if u.skills or (u.troop_type, u.silhouette, u.training) != ("LI", 2, "regular"):
         flags.append(f"{u.troop_type} S{u.silhouette}" + (" irregular" if u.training == "irregular" else ""))
         flags += list(u.skills)

@@ -118,7 +118,7 @@ def test_total_control_is_a_wip_minus_3_roll_and_passed_the_target_is_possessed_
     roll = of_type(ev, SkillRolled)[0]
     assert (roll.attribute, roll.base, roll.mods, roll.target) == ("wip", 11, (("Total Control", -3),), 8)
     assert of_type(ev, StateChanged)[0] == StateChanged(unit="b1", state="possessed", on=True)
-    assert sc.unit("b1").possessed and sc.state.turn.task == "comms"
+    assert "b1" in sc.state.possessed and sc.state.turn.task == "comms"
     sc.when("end")
     assert ("unit", "b1") not in (sc.pending.options if sc.pending.kind == "activate" else [])
 
@@ -126,7 +126,7 @@ def test_total_control_is_a_wip_minus_3_roll_and_passed_the_target_is_possessed_
 def test_a_failed_program_changes_nothing():
     sc = game("hacker")
     ev = sc.when("hack", "spotlight", "b1", dice=(12,))
-    assert not of_type(ev, StateChanged) and not sc.unit("b1").targeted
+    assert not of_type(ev, StateChanged) and "b1" not in sc.state.targeted
 
 
 # -- Targeted ------------------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def test_a_failed_program_changes_nothing():
 def test_spotlight_targets_and_a_bs_attack_at_a_targeted_unit_takes_plus_3():
     sc = game("hacker", at=(3, 0))
     sc.when("hack", "spotlight", "b1", dice=(5,))
-    assert sc.unit("b1").targeted
+    assert "b1" in sc.state.targeted
     f = TaskFrame(unit="a1", task="attack", target="b1", weapon=0)
     assert marksmanship.mods(sc.state, f) == [("Targeted", 3)] and marksmanship.difficulty([("Targeted", 3)]) == -1
 
@@ -148,7 +148,7 @@ def test_targeted_ends_in_the_end_phase():
         p = sc.pending
         opt = ("end",) if p.kind == "act" else p.options[0]
         ev = sc.when(*opt, dice=(10, 1) * 3)
-    assert not sc.unit("b1").targeted
+    assert "b1" not in sc.state.targeted
 
 
 # -- Forward Observer, Sensor, Sat-Lock -----------------------------------------------------------------------
@@ -159,7 +159,7 @@ def test_forward_observer_needs_lof_and_targets():
     sc = game("fo", at=(3, 0))
     assert ("observe", "b1") in comms(sc, "observe")
     ev = sc.when("observe", "b1", dice=(11,))
-    assert of_type(ev, SkillRolled)[0].mods == () and sc.unit("b1").targeted
+    assert of_type(ev, SkillRolled)[0].mods == () and "b1" in sc.state.targeted
 
 
 def test_sat_lock_a_wip_minus_6_roll_in_the_sensor_area_no_lof_no_other_mods_an_entire_order():
@@ -169,7 +169,7 @@ def test_sat_lock_a_wip_minus_6_roll_in_the_sensor_area_no_lof_no_other_mods_an_
     assert of_type(ev, CommsAttacked)[0].attack == "sat_lock"
     roll = of_type(ev, SkillRolled)[0]
     assert roll.mods == (("Sat-Lock", -6),) and roll.target == 5
-    assert sc.unit("b1").targeted and of_type(ev, TurnEnded)
+    assert "b1" in sc.state.targeted and of_type(ev, TurnEnded)
 
 
 def test_sat_lock_is_not_offered_after_another_action():
