@@ -147,7 +147,7 @@ def test_targeted_ends_in_the_end_phase():
     while sc.state.round == 1:
         p = sc.pending
         opt = ("end",) if p.kind == "act" else p.options[0]
-        ev = sc.when(*opt, dice=(10, 1) * 3)
+        sc.when(*opt, dice=(10, 1) * 3)
     assert "b1" not in sc.state.targeted
 
 
