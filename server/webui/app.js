@@ -207,7 +207,7 @@ async function gamePage(gid) {
     ui.controls.append(h("p", { class: "share" }, "Share this page's link to invite a player or a spectator."));
   }
   if (seat && summary.status === "open") {
-    ui.controls.append(h("p", { class: "share" }, "Waiting for an opponent: send them this link: ",
+    ui.controls.append(h("p", { class: "share waiting" }, "Waiting for an opponent: send them this link: ",
       h("code", {}, `${location.origin}/#/game/${gid}`)));
   }
   const g = { gid, seat, token: held ? held.token : "", after: 0, view: null, selected: "", clock: null, over: false, busy: false };
@@ -275,6 +275,7 @@ async function update(g, ui) {
   ui.info.textContent = info(s, v.pending, g.seat);
   pools(ui.pools, s, g.seat);
   decisionPanel(g, ui, v.pending);
+  if (s.started) $(".waiting", ui.root)?.remove();
   if (s.outcome) gameOver(g, ui, s);
 }
 
@@ -299,7 +300,7 @@ function pools(section, s, seat) {
   const dl = h("dl");
   for (const [k, v] of Object.entries(s)) {  // every per-side number the state holds
     if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length && Object.keys(v).every((x) => x === "a" || x === "b") &&
-      Object.values(v).every((x) => typeof x === "number")) {
+      Object.values(v).every((x) => typeof x === "number") && (k === "momentum" || k === "threat" || Object.values(v).some((x) => x > 0))) {
       dl.append(h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, Object.entries(v).map(([side, n]) => `${side}: ${n}`).join(" · ")));
     }
   }
@@ -312,8 +313,10 @@ function pools(section, s, seat) {
 
 function decisionPanel(g, ui, p) {
   ui.decision.replaceChildren();
+  delete ui.decision.dataset.id;
   if (!p) return;
   if (!p.mine) { ui.decision.append(h("p", {}, `Waiting for side ${p.side} (${p.kind}).`)); return; }
+  ui.decision.dataset.id = p.id;
   ui.decision.append(h("h3", {}, `Your decision: ${p.kind}${p.unit ? " — " + p.unit : ""}`));
   const onBoard = p.options.filter((o) => o.cell || o.unit);
   if (onBoard.length) ui.decision.append(h("p", { class: "hint" }, "Click a highlighted cell to move there, or a marked unit to act on it."));
@@ -420,14 +423,14 @@ async function replayPage(gid, viewer, startSeq) {
   const btn = (label, title, fn) => h("button", { title, "aria-label": title, onclick: fn }, label);
   const controls = h("div", { class: "replay-controls" },
     viewPick,
-    btn("⏮", "previous round", () => go(seek(cur, -1, ["RoundStarted"]))),
-    btn("◀◀", "previous decision", () => go(seek(cur, -1, ["OptionChosen"]))),
-    btn("◀", "previous event", () => go(cur - 1)),
+    btn("« round", "previous round", () => go(seek(cur, -1, ["RoundStarted"]))),
+    btn("‹ decision", "previous decision", () => go(seek(cur, -1, ["OptionChosen"]))),
+    btn("‹ event", "previous event", () => go(cur - 1)),
     slider,
-    btn("▶", "next event", () => go(cur + 1)),
-    btn("▶▶", "next decision", () => go(seek(cur, 1, ["OptionChosen"]))),
-    btn("⏭", "next round", () => go(seek(cur, 1, ["RoundStarted"]))),
-    btn("⏯", "play / pause", () => {
+    btn("event ›", "next event", () => go(cur + 1)),
+    btn("decision ›", "next decision", () => go(seek(cur, 1, ["OptionChosen"]))),
+    btn("round »", "next round", () => go(seek(cur, 1, ["RoundStarted"]))),
+    btn("play", "play / pause", () => {
       if (playing) { clearInterval(playing); playing = null; return; }
       playing = setInterval(() => { if (cur >= n) { clearInterval(playing); playing = null; } else go(cur + 1); }, 60);
     }));

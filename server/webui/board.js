@@ -104,7 +104,8 @@ export function draw(svg, state, opts = {}) {
     if (u.id === opts.selected) cls.push("selected");
     if (targets[u.id]) cls.push("target");
     const g = el("g", { class: cls.join(" "), tabindex: 0, role: "button", "data-unit": u.id,
-      "aria-label": `${u.id} ${u.name}, side ${u.side}${states.length ? ", " + states.join(", ") : ""}` }, svg);
+      "aria-label": `${u.id} ${u.name}, side ${u.side}${states.length ? ", " + states.join(", ") : ""}`,
+      "data-x": u.x, "data-y": u.y, "data-states": states.join(",") }, svg);
     const cx = u.x * CELL + CELL / 2, cy = u.y * CELL + CELL / 2;
     el("circle", { cx, cy, r: CELL * 0.38 }, g);
     const label = el("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, g);
