@@ -393,12 +393,16 @@ class Timeline {
       if (i % 64 === 0) this.snapshots.push(structuredClone(s));
     });
   }
-  at(n) {  // the state after event n (1-based)
+  at(n) {  // the state after event n (1-based); stepping forward applies only the steps between
     const i = Math.max(0, Math.min(n - 1, this.frames.steps.length - 1));
-    const k = Math.floor(i / 64);
-    const s = structuredClone(this.snapshots[k]);
-    for (let j = k * 64 + 1; j <= i; j++) applyStep(s, this.frames.steps[j]);
-    return s;
+    if (!this.cur || i < this.i || i - this.i > 64) {
+      const k = Math.floor(i / 64);
+      this.cur = structuredClone(this.snapshots[k]);
+      this.i = k * 64;
+    }
+    for (let j = this.i + 1; j <= i; j++) applyStep(this.cur, this.frames.steps[j]);
+    this.i = i;
+    return this.cur;
   }
 }
 
@@ -452,12 +456,17 @@ async function replayPage(gid, viewer, startSeq) {
     where.textContent = `event ${cur} of ${n}` + (step.hidden ? " (hidden from this view)" : `: ${step.type}${step.text ? " — " + step.text.trim() : ""}`);
     draw(ui.svg, s, { selected: "", onUnit: (id) => profile(ui.profile, s.units[id]) });
     ui.svg.dataset.seq = cur;
-    legend(ui.legend, s, frames.legend);
+    if (!ui.legend.childElementCount) legend(ui.legend, s, frames.legend);
     ui.info.textContent = info(s, null, "");
     pools(ui.pools, s, viewer === "a" || viewer === "b" ? viewer : "");
-    ui.log.replaceChildren();
-    for (const line of steps.slice(Math.max(0, cur - 60), cur)) if (line.text) addLog(ui.log, line);
+    if (shownUpTo === cur - 1 && cur > 1) { if (steps[cur - 1].text) addLog(ui.log, steps[cur - 1]); }
+    else {
+      ui.log.replaceChildren();
+      for (const line of steps.slice(Math.max(0, cur - 60), cur)) if (line.text) addLog(ui.log, line);
+    }
+    shownUpTo = cur;
   }
+  let shownUpTo = 0;
   show_();
 }
 

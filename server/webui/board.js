@@ -46,16 +46,22 @@ export function unitStates(u) {
 // opts.selected (unit id)
 export function draw(svg, state, opts = {}) {
   const b = state.board;
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${b.width * CELL} ${b.height * CELL}`);
-  svg.setAttribute("role", "group");
-  const cells = el("g", { class: "cells" }, svg);
-  for (let y = 0; y < b.height; y++) {
-    for (let x = 0; x < b.width; x++) {
-      const t = b.cells[y * b.width + x];
-      el("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: `cell t-${TERRAIN_CLASS[t] || "other"}`,
-        "data-x": x, "data-y": y }, cells);
+  const key = `${b.width}x${b.height}:${b.cells}`;
+  let cells = svg.firstElementChild;
+  if (!cells || cells.dataset.key !== key) {  // the terrain is drawn once per board; the rest every time
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${b.width * CELL} ${b.height * CELL}`);
+    svg.setAttribute("role", "group");
+    cells = el("g", { class: "cells", "data-key": key }, svg);
+    for (let y = 0; y < b.height; y++) {
+      for (let x = 0; x < b.width; x++) {
+        const t = b.cells[y * b.width + x];
+        el("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: `cell t-${TERRAIN_CLASS[t] || "other"}`,
+          "data-x": x, "data-y": y }, cells);
+      }
     }
+  } else {
+    while (cells.nextSibling) cells.nextSibling.remove();
   }
   for (const o of Object.values(state.objectives || {})) {
     const g = el("g", { class: `objective ${o.holder ? "held-" + o.holder : ""}`, "data-objective": o.id }, svg);
