@@ -70,6 +70,7 @@ class Wire {
   send(msg) { msg.id = this.ids++; this.ws.send(JSON.stringify(msg)); return msg.id; }
   request(msg) {
     return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { reject(new Error("not connected: reconnecting, try again")); return; }
       const id = this.send(msg);
       this.waiting.set(id, { resolve, reject });
     });
@@ -210,14 +211,22 @@ async function gamePage(gid) {
     ui.controls.append(h("p", { class: "share waiting" }, "Waiting for an opponent: send them this link: ",
       h("code", {}, `${location.origin}/#/game/${gid}`)));
   }
-  const g = { gid, seat, token: held ? held.token : "", after: 0, view: null, selected: "", clock: null, over: false, busy: false };
+  const g = { gid, seat, token: held ? held.token : "", after: 0, view: null, selected: "", clock: null, over: false, answered: 0 };
   const resign = h("button", { class: "danger", onclick: async () => {
     if (!confirm("Resign this game?")) return;
     await wire.request({ type: "resign", game_id: gid, command_id: randomHex(16) });
   } }, "Resign");
   if (seat) ui.controls.append(resign, h("span", { class: "note" }, " (the protocol has no draw offer: a game is drawn on the board)"));
   let timer = null;
-  const refresh = () => { clearTimeout(timer); timer = setTimeout(() => update(g, ui).catch((e) => setStatus(e.message)), 40); };
+  const run = async () => {  // one view request at a time, so an older answer never overwrites a newer one
+    if (g.inflight) { g.again = true; return; }
+    g.inflight = true;
+    try { await update(g, ui); } catch (e) { setStatus(e.message); } finally {
+      g.inflight = false;
+      if (g.again) { g.again = false; run(); }
+    }
+  };
+  const refresh = () => { clearTimeout(timer); timer = setTimeout(run, 40); };
   const off = wire.on((msg) => {
     if (msg.type === "reconnected") return refresh();
     if (msg.game_id !== gid) return;
@@ -227,7 +236,7 @@ async function gamePage(gid) {
   });
   const tick = setInterval(() => drawClock(g, ui), 250);
   leaving = () => { off(); clearInterval(tick); clearTimeout(timer); };
-  await update(g, ui);
+  await run();
 }
 
 function layout(title, subtitle) {
@@ -239,6 +248,7 @@ function layout(title, subtitle) {
     clock: h("p", { class: "clock", "aria-live": "off" }),
     svg: document.createElementNS("http://www.w3.org/2000/svg", "svg"),
     legend: h("div", { class: "legend", "aria-label": "terrain legend" }),
+    hidden: h("p", { class: "hidden-units" }),
     decision: h("section", { class: "decision", "aria-label": "your decision" }),
     pools: h("section", { class: "pools", "aria-label": "pools" }),
     profile: h("section", { class: "profile", "aria-label": "unit profile" }),
@@ -249,7 +259,7 @@ function layout(title, subtitle) {
   ui.svg.setAttribute("aria-label", "the board");
   root.append(ui.head, ui.info, ui.clock,
     h("div", { class: "play" },
-      h("div", { class: "boardwrap" }, ui.svg, ui.legend),
+      h("div", { class: "boardwrap" }, ui.svg, ui.legend, ui.hidden),
       h("div", { class: "side" }, ui.decision, ui.pools, ui.profile, h("h3", {}, "Log"), ui.log)),
     ui.controls);
   return ui;
@@ -259,6 +269,7 @@ async function update(g, ui) {
   const v = await api(`games/${encodeURIComponent(g.gid)}/view?as=${g.seat || "spectator"}&after=${g.after}`, g.token);
   g.view = v;
   const s = v.state;
+  const focused = focusKey(ui.root);  // redrawing must not take the keyboard's place away
   for (const line of v.log) addLog(ui.log, line);
   g.after = v.seq;
   const onUnit = (id, opts) => {
@@ -268,15 +279,28 @@ async function update(g, ui) {
     else if (opts.length) showTargetOptions(g, ui, id, opts);
     drawBoard();
   };
-  const drawBoard = () => draw(ui.svg, s, { pending: v.pending, selected: g.selected, onOption: (i) => choose(g, v.pending.options[i]), onUnit });
+  const drawBoard = () => hiddenUnits(ui, draw(ui.svg, s, { pending: v.pending, selected: g.selected, onOption: (i) => choose(g, v.pending.options[i]), onUnit }));
   drawBoard();
   legend(ui.legend, s, v.legend);
   if (g.selected) profile(ui.profile, s.units[g.selected]);
   ui.info.textContent = info(s, v.pending, g.seat);
   pools(ui.pools, s, g.seat);
   decisionPanel(g, ui, v.pending);
+  if (focused) $(focused, ui.root)?.focus();
   if (s.started) $(".waiting", ui.root)?.remove();
   if (s.outcome) gameOver(g, ui, s);
+}
+
+function focusKey(root) {
+  const a = document.activeElement;
+  if (!a || !root.contains(a) || !a.dataset) return null;
+  for (const k of ["option", "unit", "cell"]) if (a.dataset[k] !== undefined) return `[data-${k}="${CSS.escape(a.dataset[k])}"]`;
+  return null;
+}
+
+function hiddenUnits(ui, unplaced) {
+  ui.hidden.textContent = unplaced && unplaced.length
+    ? `Not on the board in this view (hidden): ${unplaced.map((u) => `${u.id} (side ${u.side})`).join(", ")}` : "";
 }
 
 function info(s, pending, seat) {
@@ -312,6 +336,7 @@ function pools(section, s, seat) {
 }
 
 function decisionPanel(g, ui, p) {
+  if (p && p.mine && ui.decision.dataset.id === String(p.id)) return;  // the same decision: keep its panel as it is
   ui.decision.replaceChildren();
   delete ui.decision.dataset.id;
   if (!p) return;
@@ -343,13 +368,16 @@ function showTargetOptions(g, ui, id, opts) {
 
 async function choose(g, o) {
   const p = g.view && g.view.pending;
-  if (!p || g.busy) return;
-  g.busy = true;
+  if (!p || g.answered === p.id) return;  // one answer per decision (the next may come before this one's ack)
+  g.answered = p.id;
   try {
     await wire.request({ type: "command", game_id: g.gid, decision_id: p.id, option: o.option, command_id: randomHex(16) });
   } catch (e) {
-    if (e.code !== "game.stale_decision") setStatus(`${e.code || "error"}: ${e.message}`);
-  } finally { g.busy = false; }
+    if (e.code !== "game.stale_decision") {
+      setStatus(`${e.code || "error"}: ${e.message}`);
+      if (g.answered === p.id) g.answered = 0;  // not taken: the same decision may be answered again
+    }
+  }
 }
 
 function drawClock(g, ui) {
@@ -454,7 +482,7 @@ async function replayPage(gid, viewer, startSeq) {
     const s = tl.at(cur);
     const step = steps[cur - 1];
     where.textContent = `event ${cur} of ${n}` + (step.hidden ? " (hidden from this view)" : `: ${step.type}${step.text ? " — " + step.text.trim() : ""}`);
-    draw(ui.svg, s, { selected: "", onUnit: (id) => profile(ui.profile, s.units[id]) });
+    hiddenUnits(ui, draw(ui.svg, s, { selected: "", onUnit: (id) => profile(ui.profile, s.units[id]) }));
     ui.svg.dataset.seq = cur;
     if (!ui.legend.childElementCount) legend(ui.legend, s, frames.legend);
     ui.info.textContent = info(s, null, "");

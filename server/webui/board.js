@@ -82,23 +82,29 @@ export function draw(svg, state, opts = {}) {
   }
   const pending = opts.pending && opts.pending.mine ? opts.pending : null;
   const targets = {};
+  const cellOptions = [];
   if (pending) {
     for (const o of pending.options) {
-      if (o.cell) {
-        const [x, y] = o.cell;
-        const r = el("rect", { x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6,
-          class: "reach", tabindex: 0, role: "button", "aria-label": o.label, "data-option": o.i,
-          "data-cell": `${x},${y}` }, svg);
-        el("title", {}, r).textContent = o.label;
-        activate(r, () => opts.onOption && opts.onOption(o.i));
-      } else if (o.unit) {
-        (targets[o.unit] = targets[o.unit] || []).push(o);
-      }
+      if (o.cell) cellOptions.push(o);
+      else if (o.unit) (targets[o.unit] = targets[o.unit] || []).push(o);
     }
   }
   const acting = state.turn ? state.turn.unit : "";
-  for (const u of Object.values(state.units || {})) {
-    if (u.x === undefined || u.x === null || isHidden(u.x) || u.removed) continue;
+  const actor = pending && state.units ? state.units[pending.unit] : null;
+  if (actor && typeof actor.x === "number") {  // lines of fire from the deciding unit to its targets
+    for (const [uid, list] of Object.entries(targets)) {
+      const t = state.units[uid], o = list.find((x) => x.band);
+      if (!o || !t || typeof t.x !== "number") continue;
+      el("line", { x1: actor.x * CELL + CELL / 2, y1: actor.y * CELL + CELL / 2, x2: t.x * CELL + CELL / 2,
+        y2: t.y * CELL + CELL / 2, class: `lof ${o.line_of_fire === false ? "blocked" : "clear"}`,
+        "data-band": o.band }, svg);
+    }
+  }
+  const unplaced = [];
+  const order = Object.values(state.units || {}).sort((x, y) => Number(!x.dead) - Number(!y.dead));  // the fallen below
+  for (const u of order) {
+    if (u.removed) continue;
+    if (u.x === undefined || u.x === null || isHidden(u.x) || isHidden(u.y)) { unplaced.push(u); continue; }
     const states = unitStates(u);
     const cls = ["unit", `side-${u.side}`];
     if (u.dead) cls.push("dead");
@@ -124,6 +130,15 @@ export function draw(svg, state, opts = {}) {
       (targets[u.id] ? ` — ${targets[u.id].map((o) => o.label).join("; ")}` : "");
     activate(g, () => opts.onUnit && opts.onUnit(u.id, targets[u.id] || []));
   }
+  for (const o of cellOptions) {  // cells to move to, above the units (a fallen one may lie there)
+    const [x, y] = o.cell;
+    const r = el("rect", { x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6,
+      class: "reach", tabindex: 0, role: "button", "aria-label": o.label, "data-option": o.i,
+      "data-cell": `${x},${y}` }, svg);
+    el("title", {}, r).textContent = o.label;
+    activate(r, () => opts.onOption && opts.onOption(o.i));
+  }
+  return unplaced;  // units this view may not place on the board (hidden): the caller lists them
 }
 
 function activate(node, fn) {

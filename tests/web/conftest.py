@@ -40,8 +40,10 @@ def _unavailable(why: str):
     pytest.skip(f"{why}: {HOW}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: Playwright's sync API runs an event loop in this thread while it
+    is open, so it is closed before another module's (asyncio) tests run."""
     path = chromium_path()
     if path is None:
         _unavailable("no Chromium found")
@@ -81,7 +83,7 @@ class Server:
             self.proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def artefacts(browser) -> Path:
     """Where screenshots go (kept after the run)."""
     return ARTEFACTS

@@ -46,9 +46,14 @@ def bot_game(server, mission: str) -> str:
 
 def my_turn(page, last: str) -> str:
     """Wait for the game to end or for a new decision of ours; its id ("" at the end)."""
-    page.wait_for_function(
-        "last => document.querySelector('.over') || ((document.querySelector('.decision') || {}).dataset || {}).id"
-        " && document.querySelector('.decision').dataset.id !== last", arg=last, timeout=TIMEOUT)
+    try:
+        page.wait_for_function(
+            "last => document.querySelector('.over') || ((document.querySelector('.decision') || {}).dataset || {}).id"
+            " && document.querySelector('.decision').dataset.id !== last", arg=last, timeout=TIMEOUT)
+    except Exception as exc:  # say what the page shows
+        raise AssertionError(f"no new decision after {last}: status {page.locator('#status').text_content()!r}; "
+                             f"info {page.locator('.info').text_content()!r}; "
+                             f"decision {page.locator('.decision').inner_html()[:1500]}") from exc
     if page.locator(".over").count():
         return ""
     return page.locator(".decision").get_attribute("data-id")
@@ -92,6 +97,7 @@ def test_a_whole_game_against_a_hosted_bot_with_a_reload_and_a_spectator(browser
     page.locator("[data-mission='ridge'] button", has_text="Play the bot").click()
     page.wait_for_url("**/#/game/*", timeout=TIMEOUT)
     gid = page.url.split("#/game/")[1]
+    page.wait_for_selector("svg.board .unit", timeout=TIMEOUT)
     assert page.locator(".sub").text_content() == "you play side a"
     assert page.locator("svg.board .unit").count() == 8 and page.locator(".legend-item").count() >= 4
 
@@ -102,7 +108,7 @@ def test_a_whole_game_against_a_hosted_bot_with_a_reload_and_a_spectator(browser
     assert spectator.evaluate("document.documentElement.scrollWidth") <= 390 + 1  # fits a phone's width
     seen_before = int(spectator.locator(".log li").last.get_attribute("data-seq") or 0)
 
-    rng, last, n, reloaded = random.Random(16), "", 0, False
+    rng, last, n, reloaded, dropped = random.Random(16), "", 0, False, False
     while True:
         last = my_turn(page, last)
         if not last:
@@ -116,9 +122,15 @@ def test_a_whole_game_against_a_hosted_bot_with_a_reload_and_a_spectator(browser
             assert page.locator(".decision").get_attribute("data-id") == last  # the same decision, still ours
             assert page.locator(".log li").count() > 5
             reloaded = True
+        if n == 24:  # a dropped connection: the page reconnects and resumes the seat by itself
+            page.evaluate("window.skirmish.wire.ws.close()")
+            page.wait_for_function("() => { const w = window.skirmish.wire; return w.ws.readyState === 1 && "
+                                   "w.following.size > 0; }", timeout=TIMEOUT)
+            page.wait_for_selector(f".decision[data-id='{last}'] button, .decision[data-id='{last}'] h3", timeout=TIMEOUT)
+            dropped = True
         click_something(page, rng, n)
         assert n < 1500, "the game does not end"
-    assert reloaded and not errors, errors
+    assert reloaded and dropped and not errors, errors
     over = page.locator(".over").text_content()
     assert "Game over" in over and "Head hash" in over
 
