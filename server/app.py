@@ -108,7 +108,7 @@ class App:
         self._creations: dict[str, TokenBucket] = {}  # create_game by IP address
         # the web client (skirmish.server.web): HTTP GETs on the same port, and the bots it hosts
         self.house = HouseBots(parse_names(config.house_bots), lambda: self.url, self.log)
-        self.web = WebRoutes(WebApi(lambda: self.lobby, self.house))
+        self.web = WebRoutes(WebApi(lambda: self.lobby, self.house, config.tournaments))
 
     @property
     def url(self) -> str:

@@ -32,6 +32,9 @@ WEBUI = Path(__file__).resolve().parent / "webui"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
+REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'"
+REPORT_BASE = "http://127.0.0.1:8765"  # the replay links of a tournament played in process (tournament/html.py)
+
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -129,6 +132,23 @@ class WebRoutes:
             return r
         return response(200, asset.body, asset.type, "no-cache", extra)
 
+    def tournament_report(self, rest: str) -> Response:
+        """A listed tournament's report.html, read when asked (the tournament may still run); its
+        replay links made relative, to this server. It has no script: its CSP allows inline styles only."""
+        name, _, file = rest.partition("/")
+        folder = self.api.tournaments.get(name)
+        if folder is None or file != "report.html":
+            raise HttpError(404, "no such tournament report")
+        try:
+            text = (folder / "report.html").read_text(encoding="utf-8")
+        except OSError:
+            raise HttpError(404, "this tournament has no report yet") from None
+        body = text.replace(f'href="{REPORT_BASE}/#/replay/', 'href="/#/replay/').encode()
+        r = response(200, body, TYPES[".html"], "no-cache")
+        del r.headers["Content-Security-Policy"]
+        r.headers["Content-Security-Policy"] = REPORT_CSP
+        return r
+
     async def route(self, request: Request) -> Response:
         raw_path, _, raw_query = request.path.partition("?")
         path = unquote(raw_path)
@@ -143,6 +163,8 @@ class WebRoutes:
             if "/" in name or "\\" in name or name.startswith("."):
                 raise HttpError(404, "no such file")
             return self.asset(name, request)
+        if path.startswith("/tournaments/"):
+            return self.tournament_report(path.removeprefix("/tournaments/"))
         if path.startswith("/api/"):
             token = request.headers.get("X-Skirmish-Token", "")
             return await self.api.handle(path.removeprefix("/api/").split("/"), query, token)

@@ -19,6 +19,9 @@ folded with ``skirmish.engine.evolve``, so the page never sees what the viewer m
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import msgspec
 
 from skirmish.client.narrate import describe
@@ -36,6 +39,31 @@ from skirmish.server.store import UnknownGame
 from skirmish.server.web import HttpError, json_response, response
 
 MAX_LOG = 2000  # narrated lines one view answer carries at most
+
+
+def tournament_folders(text: str) -> dict[str, Path]:
+    """``"out1,out2"`` -> {name: folder}, named by the folder's name (made unique)."""
+    found: dict[str, Path] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        folder = Path(part).expanduser().resolve()
+        name, k = folder.name or "tournament", 2
+        while name in found:
+            name, k = f"{folder.name}-{k}", k + 1
+        found[name] = folder
+    return found
+
+
+def tournament_summary(name: str, folder: Path) -> dict:
+    try:
+        doc = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"name": name, "ready": False}
+    top = doc["standings"][0] if doc.get("standings") else {}
+    return {"name": name, "ready": (folder / "report.html").is_file(), "format": doc["config"].get("format", ""),
+            "games": doc.get("games_total", 0), "entrants": [s["entrant"] for s in doc.get("standings", [])],
+            "leader": top.get("entrant", ""), "report": f"/tournaments/{name}/report.html"}
 
 
 def plain(value):
@@ -142,9 +170,10 @@ def diff(before: dict, after: dict) -> dict:
 
 
 class WebApi:
-    def __init__(self, lobby_of, house=None):
+    def __init__(self, lobby_of, house=None, tournaments: str = ""):
         self.lobby_of = lobby_of  # () -> the server's Lobby
         self.house = house  # skirmish.server.housebots.HouseBots, or None
+        self.tournaments = tournament_folders(tournaments)  # name -> folder
         self._folds: dict[tuple[str, str], Fold] = {}
         self._frames: dict[tuple[str, str], bytes] = {}
 
@@ -159,6 +188,8 @@ class WebApi:
                                      cache="public, max-age=60")
             case ["bots"]:
                 return json_response({"bots": self.house.names if self.house else []})
+            case ["tournaments"]:
+                return json_response({"tournaments": [tournament_summary(n, d) for n, d in self.tournaments.items()]})
             case ["games"]:
                 return await self.games(query)
             case ["games", game_id]:

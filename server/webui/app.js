@@ -135,7 +135,7 @@ window.addEventListener("hashchange", route);
 // -- the lobby ---------------------------------------------------------------------------------
 async function lobby() {
   document.title = "skirmish — lobby";
-  const [missions, bots] = await Promise.all([api("missions"), api("bots")]);
+  const [missions, bots, tours] = await Promise.all([api("missions"), api("bots"), api("tournaments")]);
   const list = h("ul", { class: "missions" });
   for (const m of missions) {
     const botPick = h("select", { "aria-label": `bot to play ${m.name} against` }, ...bots.bots.map((b) => h("option", { value: b }, b)));
@@ -155,6 +155,12 @@ async function lobby() {
     const section = h("section", { class: "games", "data-status": status }, h("h2", {}, title));
     main.append(section);
     gameList(section, status, 0);
+  }
+  if (tours.tournaments.length) {
+    main.append(h("section", { class: "tournaments" }, h("h2", {}, "Tournaments"),
+      h("ul", {}, ...tours.tournaments.map((t) => h("li", { "data-tournament": t.name },
+        t.ready ? h("a", { href: t.report }, t.name) : t.name,
+        t.ready ? ` · ${t.format}, ${t.games} games, ${t.entrants.length} entrants; leading: ${t.leader}` : " (no report yet)")))));
   }
   main.append(h("p", {}, h("a", { href: "#/verify" }, "Verify a replay file")));
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import sys
 
 import msgspec
 
@@ -169,3 +170,25 @@ async def test_a_house_bot_joins_and_plays(make_server):
             assert srv.house.running  # a subprocess, outside the server's event loop
             assert (await get(srv.port, f"/api/games/{gid}/house-bot?bot=random",
                               {"X-Skirmish-Token": seat.token}))[0] == 409
+
+
+async def test_the_server_lists_its_tournaments_and_serves_their_reports(make_server, tmp_path):
+    out = tmp_path / "cup"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "skirmish.server.cli", "tournament", "--bots", "random,greedy", "--mission", "ridge",
+        "--games", "2", "--seed", "2", "--workers", "1", "--out", str(out),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    assert proc.returncode == 0, err
+    async with make_server(tournaments=f"{out},{tmp_path / 'nothing-here'}") as srv:
+        status, _, body = await get(srv.port, "/api/tournaments")
+        listed = {t["name"]: t for t in json.loads(body)["tournaments"]}
+        assert status == 200 and listed["cup"]["ready"] and listed["cup"]["games"] == 2
+        assert listed["cup"]["report"] == "/tournaments/cup/report.html" and not listed["nothing-here"]["ready"]
+        status, h, body = await get(srv.port, "/tournaments/cup/report.html")
+        assert status == 200 and h["content-type"] == "text/html; charset=utf-8"
+        assert h["content-security-policy"].startswith("default-src 'none'; style-src 'unsafe-inline'")
+        assert b'href="/#/replay/' in body and b"<script" not in body
+        for path in ("/tournaments/cup/results.json", "/tournaments/cup/../cup/report.html", "/tournaments/x/report.html",
+                     "/tournaments/nothing-here/report.html", "/tournaments/cup/games.sqlite"):
+            assert (await get(srv.port, path))[0] == 404, path
