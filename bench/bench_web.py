@@ -42,8 +42,8 @@ def largest_mission() -> str:
 def serve(db: Path) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(db),
                              "--log-level", "error"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    proc.stdout.readline()
-    return proc, proc.stdout.readline().split()[-1].rstrip("/")
+    ws = proc.stdout.readline().split()[-1]
+    return proc, "http" + ws.removeprefix("ws")  # the web client: the same host and port
 
 
 def measure(page, base: str, gid: str, steps: int, playback_limit: int = 0) -> dict:

@@ -138,7 +138,7 @@ class App:
             close_timeout=c.close_timeout, server_header=SERVER_NAME, process_request=self.web,
             logger=logging.getLogger("websockets.server"))  # skirmish.server.logs turns its records into JSON
         self.port = self._server.sockets[0].getsockname()[1]
-        self.log.info("server.listening", url=self.url, host=c.host, port=self.port,
+        self.log.info("server.listening", url=self.url, web=self.http_url, host=c.host, port=self.port,
                       db=str(store_path(c) or ":memory:") if self._owns_store else "(given)",
                       move_ms=c.move_ms, reserve_ms=c.reserve_ms, max_timeouts=c.max_timeouts,
                       max_frame=c.max_frame, rate=c.rate, burst=c.burst,
@@ -327,8 +327,7 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     try:
         async with running_server(config) as app:
             host = config.host if ":" not in config.host else f"[{config.host}]"
-            print(f"listening on ws://{host}:{app.port}", file=out, flush=True)
-            print(f"web client on {app.http_url}", file=out, flush=True)
+            print(f"listening on ws://{host}:{app.port}", file=out, flush=True)  # (one line: scripts read it)
             await stop.wait()
             app.log.info("server.signal")
     finally:

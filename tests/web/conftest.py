@@ -71,9 +71,7 @@ class Server:
         line = self.proc.stdout.readline()
         assert line.startswith("listening on ws://"), (line, "".join(self.err))
         self.ws = line.split()[-1]
-        web = self.proc.stdout.readline()
-        assert web.startswith("web client on http://"), web
-        self.http = web.split()[-1].rstrip("/")
+        self.http = "http" + self.ws.removeprefix("ws")  # the web client: the same host and port
 
     def stop(self):
         self.proc.terminate()
