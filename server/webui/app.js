@@ -208,7 +208,9 @@ async function gamePage(gid) {
   const ui = layout(`${summary.mission_name}`, seat ? `you play side ${seat}` : "watching (spectator's view)");
   main.append(ui.root);
   if (!seat && summary.status === "open") {
-    ui.decision.append(h("button", { onclick: async () => { leaving(); await joinGame(gid); route(); } }, "Take the free seat"));
+    ui.controls.append(h("button", { class: "join", onclick: async () => {
+      try { leaving(); await joinGame(gid); route(); } catch (e) { setStatus(`${e.code || "error"}: ${e.message}`); }
+    } }, "Take the free seat"));
   }
   if (!seat && summary.status !== "finished") {
     ui.controls.append(h("p", { class: "share" }, "Share this page's link to invite a player or a spectator."));

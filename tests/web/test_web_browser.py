@@ -303,3 +303,25 @@ def test_first_load_is_light_and_local(browser, web_server):
     assert sum(sizes) < 300_000, sizes
     assert hosts == {web_server.http.split("/")[2]}  # nothing from another host
     page.close()
+
+
+def test_two_people_share_a_link_and_one_resigns(browser, web_server):
+    alice = browser.new_context().new_page()
+    bob = browser.new_context().new_page()
+    alice.goto(web_server.http + "/")
+    alice.locator("[data-mission='ridge'] button", has_text="Play a person").click()
+    alice.wait_for_selector(".waiting", timeout=TIMEOUT)
+    link = alice.locator(".waiting code").text_content()
+    assert link.startswith(web_server.http + "/#/game/")
+    bob.goto(link)  # the link a person shares
+    bob.get_by_role("button", name="Take the free seat").click()
+    bob.wait_for_function("document.querySelector('.sub').textContent === 'you play side b'", timeout=TIMEOUT)
+    alice.wait_for_function("!document.querySelector('.waiting')", timeout=TIMEOUT)  # the game started
+    for page in (alice, bob):
+        page.wait_for_selector(".info", timeout=TIMEOUT)
+        assert "Round 1 of 6" in page.locator(".info").text_content()
+    alice.on("dialog", lambda d: d.accept())  # "Resign this game?"
+    alice.get_by_role("button", name="Resign").click()
+    for page in (alice, bob):
+        page.wait_for_selector(".over", timeout=TIMEOUT)
+        assert "side b wins" in page.locator(".over").text_content()
