@@ -523,6 +523,16 @@ function verifyPage() {
     try {
       const r = await verifyReplay(new Uint8Array(await file.arrayBuffer()), { expectHead: expect.value.trim() });
       showVerdict(out, r);
+      const gid = r.header && String(r.header.game_id || "");
+      if (r.ok && gid) {  // the board needs the engine: offered when this server holds this very log
+        try {
+          const g = await api(`games/${encodeURIComponent(gid)}`);
+          if (g.over && g.head_hash === String(r.header.head_hash)) {
+            out.append(h("p", {}, "This server holds this very game (the same head hash): ",
+              h("a", { href: `#/replay/${encodeURIComponent(gid)}` }, "watch it on the board")));
+          }
+        } catch { /* not on this server: verified, listed, not drawn */ }
+      }
       if (r.decoded) out.append(h("details", {}, h("summary", {}, `the ${r.decoded.length} events`),
         h("ol", { class: "events" }, ...r.decoded.map((e) => h("li", {}, `${e.type} ${show(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type" && k !== "board" && k !== "units")))}`.slice(0, 300))))));
     } catch (e) { out.replaceChildren(h("p", { class: "bad", "data-verdict": "unreadable" }, e.message)); }

@@ -280,6 +280,7 @@ def test_verify_in_the_browser(browser, web_server, knives_game):
         v = page.locator("[data-verdict]")
         if bad is None:
             assert v.get_attribute("data-verdict") == "ok", v.text_content()
+            page.wait_for_selector(f"a[href='#/replay/{gid}']", timeout=TIMEOUT)  # this server holds it
         else:
             assert v.get_attribute("data-verdict") == "failed", (name, v.text_content())
             assert v.get_attribute("data-bad-seq") == str(bad), (name, v.text_content())
