@@ -25,7 +25,7 @@ from pathlib import Path
 import msgspec
 
 from skirmish.client.narrate import describe
-from skirmish.client.render import cell_option, label
+from skirmish.client.render import card_text, cell_option, label
 from skirmish.engine import board as boards
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import GameCreated, GameEnded, SeatTaken
@@ -117,6 +117,18 @@ def decorate(state, viewer: str) -> dict | None:
         options.append(entry)
     return {"id": d.id, "side": d.side, "kind": d.kind, "unit": d.unit, "mine": d.side == viewer,
             "options": options}
+
+
+def hand(state, viewer: str) -> list[str]:
+    """The viewer's own tactic cards, each with what playing it does (challenges module; [] without)."""
+    cards = (getattr(state, "hands", None) or {}).get(viewer) or []
+    out = []
+    for c in cards:
+        try:
+            out.append(card_text(state, c) if isinstance(c, str) else "a hidden card")
+        except Exception:  # noqa: BLE001 - a courtesy
+            out.append(str(c))
+    return out
 
 
 class Fold:
@@ -301,7 +313,7 @@ class WebApi:
         state = fold.state
         return json_response({"game_id": game_id, "viewer": viewer, "seq": fold.seq, "over": fold.over,
                               "state": state_json(state), "pending": decorate(state, viewer),
-                              "log": log[-MAX_LOG:], "legend": boards.TERRAIN_NAMES})
+                              "log": log[-MAX_LOG:], "legend": boards.TERRAIN_NAMES, "hand": hand(state, viewer)})
 
     async def _log_between(self, game_id: str, viewer: str, after: int, upto: int) -> list[dict]:
         fold, log = Fold(viewer), []

@@ -192,3 +192,21 @@ async def test_the_server_lists_its_tournaments_and_serves_their_reports(make_se
         for path in ("/tournaments/cup/results.json", "/tournaments/cup/../cup/report.html", "/tournaments/x/report.html",
                      "/tournaments/nothing-here/report.html", "/tournaments/cup/games.sqlite"):
             assert (await get(srv.port, path))[0] == 404, path
+
+
+async def test_a_seats_view_names_its_own_cards_and_hides_the_others(server):
+    async with connect(server.url, codec="json") as a, connect(server.url, codec="json") as b:
+        sa = await a.create_game("knives", seat="a")
+        await b.join(sa.game_id)
+        gid = sa.game_id
+        async with asyncio.timeout(30):
+            while True:
+                v = json.loads((await get(server.port, f"/api/games/{gid}/view?as=a", {"X-Skirmish-Token": sa.token}))[2])
+                if v["state"]["hands"]["a"]:
+                    break
+                await asyncio.sleep(0.05)
+        mine = v["state"]["hands"]["a"]
+        assert all(isinstance(c, str) and c for c in mine) and len(v["hand"]) == len(mine)
+        assert all(t.startswith(c) and "(" in t for c, t in zip(mine, v["hand"]))  # each with what it does
+        theirs = v["state"]["hands"]["b"]
+        assert theirs and all(c == "" or not isinstance(c, str) for c in theirs)  # the engine's redaction
