@@ -316,8 +316,8 @@ def test_two_people_share_a_link_and_one_resigns(browser, web_server):
     assert link.startswith(web_server.http + "/#/game/")
     bob.goto(link)  # the link a person shares
     bob.get_by_role("button", name="Take the free seat").click()
-    bob.wait_for_function("document.querySelector('.sub').textContent === 'you play side b'", timeout=TIMEOUT)
-    alice.wait_for_function("!document.querySelector('.waiting')", timeout=TIMEOUT)  # the game started
+    bob.wait_for_function("() => document.querySelector('.sub')?.textContent === 'you play side b'", timeout=TIMEOUT)
+    alice.wait_for_function("() => !document.querySelector('.waiting')", timeout=TIMEOUT)  # the game started
     for page in (alice, bob):
         page.wait_for_selector(".info", timeout=TIMEOUT)
         assert "Round 1 of 6" in page.locator(".info").text_content()
