@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import msgspec
 
-from skirmish.engine.events import CardDrawn, DecisionRequested, DiceRolled, OptionChosen, SaltDrawn
+from skirmish.engine.events import DecisionRequested, DiceRolled, OptionChosen
 from skirmish.engine.rules.challenges.cards import DRAW
+from skirmish.engine.rules.challenges.events import CardDrawn, SaltDrawn
 from skirmish.engine.rules.challenges.procedure import KINDS
 
 SALT = "challenges:salt"

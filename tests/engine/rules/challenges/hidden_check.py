@@ -14,20 +14,21 @@ from __future__ import annotations
 import msgspec
 
 from skirmish.engine import events as ev
+from skirmish.engine.rules.challenges import events as cev
 
 _enc = msgspec.json.Encoder()
 
 
 def leaks(event, viewer: str) -> list[str]:
     out = []
-    if isinstance(event, ev.CardDrawn) and event.side != viewer and event.card:
+    if isinstance(event, cev.CardDrawn) and event.side != viewer and event.card:
         out.append(f"card drawn by {event.side}: {event.card}")
     if isinstance(event, ev.DiceRolled):
         if event.purpose == "challenges:salt" and event.results:
             out.append("salt roll")
         if event.purpose == "challenges:draw" and event.unit != viewer and event.results:
             out.append(f"draw roll of {event.unit}")
-    if isinstance(event, ev.SaltDrawn) and event.salt:
+    if isinstance(event, cev.SaltDrawn) and event.salt:
         out.append("salt")
     if isinstance(event, ev.DecisionRequested) and event.decision.side != viewer:
         named = [o for o in event.decision.options if o[0] == "card" and o[1] != ""]
