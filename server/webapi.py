@@ -25,11 +25,12 @@ from pathlib import Path
 import msgspec
 
 from skirmish.client.narrate import describe
-from skirmish.client.render import card_text, cell_option, label
+from skirmish.client.render import cell_option, label
 from skirmish.engine import board as boards
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import GameCreated, GameEnded, SeatTaken
 from skirmish.engine.evolve import evolve, initial_state
+from skirmish.engine.rules import registry
 from skirmish.engine.view import VIEWERS, view
 from skirmish.protocol import messages as m
 from skirmish.protocol.errors import ProtocolError
@@ -119,15 +120,15 @@ def decorate(state, viewer: str) -> dict | None:
             "options": options}
 
 
-def hand(state, viewer: str) -> list[str]:
-    """The viewer's own tactic cards, each with what playing it does (challenges module; [] without)."""
-    cards = (getattr(state, "hands", None) or {}).get(viewer) or []
+def notes(state, viewer: str) -> list[str]:
+    """What the game's modules say of the state for this viewer (``Module.render.status``: e.g. your
+    hand of cards with what each does, the other side's hand size), as the text client shows it."""
     out = []
-    for c in cards:
+    for module_status in registry.rules_of(state).render.status:
         try:
-            out.append(card_text(state, c) if isinstance(c, str) else "a hidden card")
-        except Exception:  # noqa: BLE001 - a courtesy
-            out.append(str(c))
+            out += [line.strip() for line in module_status(state, viewer)]
+        except Exception:  # noqa: BLE001 - a courtesy: the state is drawn all the same
+            continue
     return out
 
 
@@ -313,7 +314,7 @@ class WebApi:
         state = fold.state
         return json_response({"game_id": game_id, "viewer": viewer, "seq": fold.seq, "over": fold.over,
                               "state": state_json(state), "pending": decorate(state, viewer),
-                              "log": log[-MAX_LOG:], "legend": boards.TERRAIN_NAMES, "hand": hand(state, viewer)})
+                              "log": log[-MAX_LOG:], "legend": boards.TERRAIN_NAMES, "notes": notes(state, viewer)})
 
     async def _log_between(self, game_id: str, viewer: str, after: int, upto: int) -> list[dict]:
         fold, log = Fold(viewer), []

@@ -292,7 +292,7 @@ async function update(g, ui) {
   legend(ui.legend, s, v.legend);
   if (g.selected) profile(ui.profile, s.units[g.selected]);
   ui.info.textContent = info(s, v.pending, g.seat);
-  pools(ui.pools, s, g.seat, v.hand);
+  pools(ui.pools, s, g.seat, v.notes);
   decisionPanel(g, ui, v.pending);
   if (focused) $(focused, ui.root)?.focus();
   if (s.started) $(".waiting", ui.root)?.remove();
@@ -327,7 +327,7 @@ function addLog(ol, line) {
   ol.scrollTop = ol.scrollHeight;
 }
 
-function pools(section, s, seat, hand = null) {
+function pools(section, s, seat, notes = null) {
   section.replaceChildren(h("h3", {}, "Pools"));
   const dl = h("dl");
   for (const [k, v] of Object.entries(s)) {  // every per-side number the state holds
@@ -338,12 +338,10 @@ function pools(section, s, seat, hand = null) {
   }
   const fate = Object.values(s.units || {}).filter((u) => u.fate);
   if (fate.length) dl.append(h("dt", {}, "fate"), h("dd", {}, fate.map((u) => `${u.id} ${u.fate}`).join(" · ")));
-  if (s.hands && seat && s.hands[seat]) {
-    const cards = hand && hand.length === s.hands[seat].length ? hand : s.hands[seat].map((c) => (typeof c === "string" && c ? c : "hidden card"));
-    dl.append(h("dt", {}, "your hand"), h("dd", { class: "hand" }, cards.length ? h("ul", {}, ...cards.map((c) => h("li", {}, c))) : "no cards"));
-  }
+  if (s.hands && seat && s.hands[seat]) dl.append(h("dt", {}, "your hand"), h("dd", { class: "hand" }, s.hands[seat].map((c) => (typeof c === "string" && c ? c : "hidden card")).join(", ") || "no cards"));
   if (s.hands) for (const side of ["a", "b"]) if (side !== seat && s.hands[side]) dl.append(h("dt", {}, `side ${side}'s hand`), h("dd", {}, `${s.hands[side].length} cards`));
   section.append(dl);
+  if (notes && notes.length) section.append(h("ul", { class: "notes" }, ...notes.map((n) => h("li", {}, n))));  // the modules' own words
 }
 
 function decisionPanel(g, ui, p) {
