@@ -46,10 +46,13 @@ from skirmish.protocol.codec import SUBPROTOCOLS, codec_for
 from skirmish.protocol.errors import ProtocolError
 from skirmish.server.config import ServerConfig
 from skirmish.server.connection import Connection, TokenBucket
+from skirmish.server.housebots import HouseBots, parse_names
 from skirmish.server.lobby import Lobby
 from skirmish.server.session import MAX_NAME, SERVER_NAME, ServerSession, frame_id  # noqa: F401 (MAX_NAME: re-exported)
 from skirmish.server.logs import configure_logging, get_logger
 from skirmish.server.store import EventStore, MemoryStore
+from skirmish.server.web import WebRoutes
+from skirmish.server.webapi import WebApi
 
 __all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
 
@@ -103,6 +106,9 @@ class App:
         self.host = config.host
         self.per_address: dict[str, int] = {}  # open connections by IP address
         self._creations: dict[str, TokenBucket] = {}  # create_game by IP address
+        # the web client (skirmish.server.web): HTTP GETs on the same port, and the bots it hosts
+        self.house = HouseBots(parse_names(config.house_bots), lambda: self.url, self.log)
+        self.web = WebRoutes(WebApi(lambda: self.lobby, self.house, config.tournaments))
 
     @property
     def url(self) -> str:
@@ -112,6 +118,11 @@ class App:
         if ":" in host:
             host = f"[{host}]"
         return f"ws://{host}:{self.port}"
+
+    @property
+    def http_url(self) -> str:
+        """Where a browser opens the web client."""
+        return "http" + self.url.removeprefix("ws") + "/"
 
     async def start(self) -> "App":
         c = self.config
@@ -124,10 +135,10 @@ class App:
             subprotocols=list(SUBPROTOCOLS), select_subprotocol=select_subprotocol,
             compression=None if c.compression == "none" else "deflate",
             max_size=c.ws_max_size, ping_interval=c.ping_interval or None, ping_timeout=c.ping_timeout or None,
-            close_timeout=c.close_timeout, server_header=SERVER_NAME,
+            close_timeout=c.close_timeout, server_header=SERVER_NAME, process_request=self.web,
             logger=logging.getLogger("websockets.server"))  # skirmish.server.logs turns its records into JSON
         self.port = self._server.sockets[0].getsockname()[1]
-        self.log.info("server.listening", url=self.url, host=c.host, port=self.port,
+        self.log.info("server.listening", url=self.url, web=self.http_url, host=c.host, port=self.port,
                       db=str(store_path(c) or ":memory:") if self._owns_store else "(given)",
                       move_ms=c.move_ms, reserve_ms=c.reserve_ms, max_timeouts=c.max_timeouts,
                       max_frame=c.max_frame, rate=c.rate, burst=c.burst,
@@ -149,6 +160,7 @@ class App:
         for conn in list(self.connections):
             conn.session.shutting_down = True  # requests from now on: ``server.shutting_down``
         self.log.info("server.stopping", connections=len(self.connections))
+        await self.house.close()
         if self._server is not None:
             self._server.server.close()  # stop accepting; open connections carry on for now
         if self.lobby is not None:
@@ -315,7 +327,7 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     try:
         async with running_server(config) as app:
             host = config.host if ":" not in config.host else f"[{config.host}]"
-            print(f"listening on ws://{host}:{app.port}", file=out, flush=True)
+            print(f"listening on ws://{host}:{app.port}", file=out, flush=True)  # (one line: scripts read it)
             await stop.wait()
             app.log.info("server.signal")
     finally:

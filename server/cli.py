@@ -307,6 +307,7 @@ def _command_line(args) -> str:
 
 async def cmd_serve(args) -> int:
     from skirmish.server.app import ServerConfig, serve_until_signalled
+    from skirmish.server.housebots import parse_names
     from skirmish.server.logs import configure_logging
 
     try:
@@ -316,7 +317,9 @@ async def cmd_serve(args) -> int:
             rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression,
             store_writer=args.store_writer, open_game_ttl=args.open_game_ttl, hello_timeout=args.hello_timeout,
             idle_timeout=args.idle_timeout, connections_per_address=args.connections_per_address, games_per_minute=args.games_per_minute,
-            games_burst=args.games_burst, list_limit=args.list_limit)
+            games_burst=args.games_burst, list_limit=args.list_limit, house_bots=args.house_bots,
+            tournaments=args.tournaments)
+        parse_names(config.house_bots)
         configure_logging(config.log_level)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None

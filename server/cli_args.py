@@ -206,6 +206,12 @@ def add_serve(sub) -> argparse.ArgumentParser:
     p.add_argument("--open-game-ttl", type=float, default=None, metavar="SECONDS",
                    help="a game nobody joined expires this long after it was created, recorded in its log "
                         "(default: 3600; 0 never)")
+    p.add_argument("--house-bots", default=None, metavar="NAMES",
+                   help="bots the server hosts, e.g. random,greedy,mcts: in the web client a person can "
+                        "play one (each runs as a subprocess client seeing only its own view)")
+    p.add_argument("--tournaments", default=None, metavar="DIRS",
+                   help="tournament output folders (skirmish tournament --out), comma-separated: the web client "
+                        "lists them and serves their report.html")
     return p
 
 

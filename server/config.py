@@ -78,6 +78,8 @@ class ServerConfig:
     compression: str = "none"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
     store_writer: str = "process"  # the SQLite store's writer: in a child "process" or a "thread"
     open_game_ttl: float = 3600.0  # seconds after which a game nobody joined expires (0: never)
+    house_bots: str = ""  # bots the server hosts for the web client, e.g. "random,greedy,mcts" (server/housebots.py)
+    tournaments: str = ""  # tournament output folders (comma-separated) whose report.html the web client lists
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -17,10 +17,12 @@ the demo in a temporary directory that way); ``$SKIRMISH_DEMO_MISSION`` the miss
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from skirmish.bots import make_bot
@@ -139,6 +141,8 @@ async def main() -> int:
         t_play = time.perf_counter()
         game_id, outcome = await play(url)
         played = time.perf_counter() - t_play
+        steps = await asyncio.to_thread(web_check, url, game_id)
+        print(f"  web client: the page and the game's replay ({steps} steps) served over HTTP on the same port")
     except BaseException as exc:
         await server.kill()
         if isinstance(exc, Exception) and not isinstance(exc, DemoFailed):
@@ -169,7 +173,23 @@ async def main() -> int:
     print(f"  total {time.perf_counter() - t0:.2f}s")
     if not report.ok:
         raise DemoFailed("the game's log does not verify")
+    print(f"  replay it in a browser: start .venv/bin/skirmish serve --db {DB} --port {WEB_PORT} "
+          f"--house-bots random,greedy,mcts, then open")
+    print(f"  http://127.0.0.1:{WEB_PORT}/#/replay/{game_id}")
     return 0
+
+
+WEB_PORT = 8765
+
+
+def web_check(ws_url: str, game_id: str) -> int:
+    """The server's web client answers: its page, and the replay viewer's steps of the game."""
+    base = "http" + ws_url.removeprefix("ws")
+    with urllib.request.urlopen(f"{base}/", timeout=30) as r:
+        if r.status != 200 or b"app.js" not in r.read():
+            raise DemoFailed("the server's web page is missing")
+    with urllib.request.urlopen(f"{base}/api/games/{game_id}/frames?as=all", timeout=60) as r:
+        return len(json.loads(r.read())["steps"])
 
 
 def run() -> int:

@@ -22,6 +22,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
                          "--capacity-interval", "0.5"], "throughput ratio skirmish / echo"),
     ("bench_compare.py", ["--before", "HEAD", "--rounds", "1", "--parts", "replay,decide", "--events", "2000",
                           "--games", "1"], "after/before"),
+    ("bench_web.py", ["--mission", "ridge", "--steps", "5", "--playback", "30"], "bench_web"),
 ])
 def test_a_benchmark_runs_on_a_tiny_workload(script, args, expect, tmp_path):
     done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=tmp_path, capture_output=True,

@@ -1,10 +1,12 @@
-"""The tournament's report: a table in the terminal and four files in the output directory.
+"""The tournament's report: a table in the terminal and five files in the output directory.
 
 - ``results.json``: the config, the standings and every game (id, seed, dice seed, pairing, sides, bots,
   outcome, winner, reason, forfeit, error, events, duration, ...);
 - ``games.csv``: one row per game; ``standings.csv``: one row per entrant;
 - ``report.md``: standings, the win-rate matrix, win rates by side and by mission, the
-  forfeits with their errors, and how to verify a game.
+  forfeits with their errors, and how to verify a game;
+- ``report.html``: the same figures as one self-contained page (``html.py``), every game linked
+  to its replay in the web client.
 
 Every file is written to a temporary name and renamed, so a reader never sees half a file.
 """
@@ -17,6 +19,7 @@ import json
 import os
 from pathlib import Path
 
+from . import html
 from .config import TournamentConfig
 from .standings import Standings
 
@@ -58,7 +61,7 @@ def standings_json(st: Standings) -> list[dict]:
 
 def write_all(out: Path, config: TournamentConfig, st: Standings, records: list[dict],
               rounds: list[dict] | None = None) -> list[Path]:
-    """Write the four report files into ``out``; returns their paths."""
+    """Write the five report files into ``out``; returns their paths."""
     records = sorted(records, key=lambda r: r["index"])
     paths = [out / "results.json", out / "games.csv", out / "standings.csv", out / "report.md"]
     doc = {
@@ -75,6 +78,12 @@ def write_all(out: Path, config: TournamentConfig, st: Standings, records: list[
     _write(paths[1], games_csv(records))
     _write(paths[2], standings_csv(st))
     _write(paths[3], markdown(config, st, records, rounds))
+    paths.append(out / "report.html")  # the same, as one self-contained page with figures (html.py)
+    if config.server:
+        base, hint = "http" + config.server.rstrip("/").removeprefix("ws"), ""
+    else:
+        base, hint = "http://127.0.0.1:8765", f" once the tournament's store is served: skirmish serve --db {out / 'games.sqlite'}"
+    _write(paths[4], html.render(doc, base, hint))
     return paths
 
 

@@ -32,6 +32,8 @@ def test_the_demo_plays_replays_and_verifies(tmp_path):
     with closing(sqlite3.connect(db)) as conn:
         (n,) = conn.execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()
     assert f"{n} events" in out
+    assert re.search(r"the page and the game's replay \(\d+ steps\) served over HTTP", out)
+    assert out.rstrip().splitlines()[-1].strip() == f"http://127.0.0.1:8765/#/replay/{game_id}"  # ends with the URL
 
 
 def test_the_demo_fails_loudly_when_the_server_cannot_start(tmp_path):

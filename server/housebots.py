@@ -1,0 +1,68 @@
+"""Bots the server hosts (``skirmish serve --house-bots random,greedy,mcts``).
+
+A person in the browser creates a game and asks for a bot (``GET /api/games/ID/house-bot``):
+the server starts ``skirmish bot --game ID`` as a **subprocess**, an ordinary WebSocket client
+of this very server. So a hosted bot thinks outside the server's event loop (and process: an
+MCTS bot's CPU never holds the server's GIL), and it sees only its own seat's view, exactly as
+any other client. At most ``limit`` run at once; they are terminated when the server stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+
+from skirmish.bots import STRATEGIES
+
+
+def parse_names(text: str) -> list[str]:
+    """``"random,greedy"`` -> the names, each a built-in strategy (ValueError naming a bad one)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for n in names:
+        if n not in STRATEGIES:
+            raise ValueError(f"house bot {n!r} is not a built-in strategy ({', '.join(STRATEGIES)})")
+    return list(dict.fromkeys(names))
+
+
+class HouseBots:
+    def __init__(self, names: list[str], url_of, log, limit: int = 16):
+        self.names = names
+        self.url_of = url_of  # () -> the server's ws:// URL
+        self.log = log
+        self.limit = limit
+        self.running: set[asyncio.subprocess.Process] = set()
+        self._tasks: set[asyncio.Task] = set()
+
+    def start(self, game_id: str, name: str) -> None:
+        if len(self._tasks) >= self.limit:
+            raise RuntimeError(f"{self.limit} hosted bots are playing already; try again later")
+        task = asyncio.get_running_loop().create_task(self._run(game_id, name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, game_id: str, name: str) -> None:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "skirmish.server.cli", "bot", "--strategy", name, "--server", self.url_of(),
+            "--game", game_id, "--codec", "json", "--name", f"house {name}",
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        self.running.add(proc)
+        self.log.info("house_bot.start", game=game_id, bot=name, pid=proc.pid)
+        try:
+            _, err = await proc.communicate()
+        finally:
+            self.running.discard(proc)
+        tail = err.decode(errors="replace").strip().splitlines()[-3:]
+        self.log.info("house_bot.exit", game=game_id, bot=name, status=proc.returncode, stderr=" | ".join(tail))
+
+    async def close(self) -> None:
+        for proc in list(self.running):
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+        if self._tasks:
+            done, pending = await asyncio.wait(list(self._tasks), timeout=5)
+            for task in pending:
+                task.cancel()
+            for proc in list(self.running):
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
