@@ -71,11 +71,20 @@ A module is one folder (the morale module today; the challenges module still kee
 its events, frames and fields, and the capture module its ``GameCreated`` field, in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
 ``skirmish.engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
 ``skirmish.engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
-union; its ``Module`` names its events (for the clash check), its redactions (``skirmish.engine.view``),
-its narration and text views (``client``), and its bot hooks and determinization samplers
+union; its ``Module`` names its events (for the clash check), its redactions and secrets
+(``skirmish.engine.view``; below), its narration and text views (``client``), and its bot hooks and determinization samplers
 (``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
 every field added after the first release out while it holds its default (``skirmish.engine.codec.state_hash``),
 so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
+
+Hidden information (issue 13 item 3; ``skirmish.engine.view``): ``redactions`` maps an event type to
+``(state, event, viewer) -> event | None``, the event as ``viewer`` may see it given ``state``, the
+full state before the event (for ``GameCreated``, the state it creates); a game's redactions of
+one type are those of its modules, chained in the mission's order. What is hidden takes an
+explicit redacted form (``skirmish.engine.base.Hidden``) in a field whose type admits it. ``secrets``
+is ``(state, viewer) -> iterable of Secret``: what ``viewer`` may not know in ``state``, declared
+apart from how it is hidden, so that a test can hold the views to it against the full state
+(``tests/engine/test_views_hide_secrets.py``).
 """
 
 from __future__ import annotations
@@ -83,7 +92,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple
 
 from skirmish.engine.errors import RulesClash
 from skirmish.engine.rules.bundled import BUNDLED, CORE, _part_of
@@ -93,6 +102,29 @@ if TYPE_CHECKING:
     from skirmish.engine.model import Decision, Option, Outcome, State, Unit
 
 Context = Any  # skirmish.engine.rules.context.Context, which imports this file
+
+WHOLE = "whole"  # Secret.value: the whole value at the path is secret
+ROLLS = "rolls"  # Secret.path's first item for dice, which no state keeps (see Secret)
+
+
+class Secret(NamedTuple):
+    """Something a viewer may not know in a state (``Module.secrets``), until the game is over.
+
+    ``path`` walks the full state: attribute names, dict keys, list indexes, e.g.
+    ``("units", "b1", "x")``, ``("hands", "a")``, ``("salt",)``. A path that starts with ``ROLLS``,
+    ``(ROLLS, purpose, unit)``, names the results of every roll of that purpose (and ``unit``) so
+    far, in order: no state keeps dice, so whoever checks gathers them from the events.
+    ``value`` is ``WHOLE`` (the whole value there is secret: a scalar, or every item of a
+    collection), or the tuple of the items of the collection there that are secret (a multiset;
+    the others, e.g. a card created in public, are known). ``seen_as`` is where a viewer's own
+    state would hold it, where that differs (a unit shown under a handle); ``token``: the value,
+    a distinctive string (an id, a name), must appear in no event the viewer receives either."""
+
+    what: str  # for a failing test's message: "side a's hand", "b1's position"
+    path: tuple
+    value: Any = WHOLE
+    seen_as: tuple = ()
+    token: bool = False
 
 @dataclass(frozen=True)
 class CoreServices:
@@ -174,7 +206,8 @@ class Module:
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
-    redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (event, viewer) -> event | None
+    redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (state, event, viewer) -> event | None
+    secrets: Callable[["State", str], Any] | None = None  # (state, viewer) -> iterable of Secret: what viewer may not know
     samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
@@ -196,9 +229,9 @@ def _claim(what: str, owners: dict, names, module: str) -> None:
 
 
 def _chain(first, second):
-    def both(event, viewer):
-        seen = first(event, viewer)
-        return None if seen is None else second(seen, viewer)
+    def both(state, event, viewer):
+        seen = first(state, event, viewer)
+        return None if seen is None else second(state, seen, viewer)
 
     return both
 
@@ -211,7 +244,7 @@ class RuleSet:
     mission's order; ``core`` the core's services; ``modules`` the modules (not the core)."""
 
     __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
-                 "redactions", "samplers", "events", "narration", "rolls_narration", "render",
+                 "redactions", "secrets", "samplers", "events", "narration", "rolls_narration", "render",
                  "bots")
 
     def __init__(self, core: Module, modules: tuple[Module, ...]):
@@ -269,6 +302,7 @@ class RuleSet:
         set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
         set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
+        set_(self, "secrets", tuple(m.secrets for m in modules if m.secrets is not None))
         set_(self, "hooks", MappingProxyType(
             {h: tuple(fn for m in modules if (fn := getattr(m, h)) is not None) for h in HOOKS}))
 
@@ -277,6 +311,10 @@ class RuleSet:
 
     def __repr__(self) -> str:
         return f"RuleSet({', '.join(self.names) or 'core only'})"
+
+    def secrets_of(self, state: "State", viewer: str) -> list[Secret]:
+        """What ``viewer`` may not know in ``state``, by every module of the game (``Module.secrets``)."""
+        return [s for fn in self.secrets for s in fn(state, viewer)]
 
     def call(self, ctx: "Context", hook: str, *args) -> None:
         """Run an event hook (``on_game_start``, ``after_move``, ``on_hit``, ...) of every module,
@@ -341,7 +379,8 @@ class Catalog:
         return found
 
     def all(self) -> RuleSet:
-        """Every module of the catalog at once (what ``skirmish.engine.view`` redacts, the codec decodes)."""
+        """Every module of the catalog at once (what the clients narrate, a decision's default is
+        looked up in; a game's views use its own rule set, ``rules_of``)."""
         return self.rules(tuple(self._entries))
 
 

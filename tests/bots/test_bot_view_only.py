@@ -100,7 +100,7 @@ def test_every_search_state_is_a_determinization_of_the_view_passed_to_choose(mo
         assert out_hash == source_hash
 
 
-def hide_a1_name(event, viewer):
+def hide_a1_name(state, event, viewer):
     if viewer in ("a", "all"):
         return event
     units = tuple(msgspec.structs.replace(u, name="(unknown)") if u.id == "a1" else u for u in event.units)

@@ -28,21 +28,21 @@ SALT = "challenges:salt"
 HIDDEN_CARD = ("card", "")
 
 
-def dice_rolled(e: DiceRolled, viewer: str):
+def dice_rolled(state, e: DiceRolled, viewer: str):
     if e.purpose == SALT or (e.purpose == DRAW and e.unit != viewer):
         return msgspec.structs.replace(e, results=())
     return e
 
 
-def salt_drawn(e: SaltDrawn, viewer: str):
+def salt_drawn(state, e: SaltDrawn, viewer: str):
     return msgspec.structs.replace(e, salt=())
 
 
-def card_drawn(e: CardDrawn, viewer: str):
+def card_drawn(state, e: CardDrawn, viewer: str):
     return e if e.side == viewer else msgspec.structs.replace(e, card="")
 
 
-def decision_requested(e: DecisionRequested, viewer: str):
+def decision_requested(state, e: DecisionRequested, viewer: str):
     d = e.decision
     if d.kind not in KINDS or d.side == viewer:
         return e
@@ -54,7 +54,7 @@ def decision_requested(e: DecisionRequested, viewer: str):
     return msgspec.structs.replace(e, decision=msgspec.structs.replace(d, options=tuple(opts)))
 
 
-def option_chosen(e: OptionChosen, viewer: str):
+def option_chosen(state, e: OptionChosen, viewer: str):
     if e.side != viewer and e.option and e.option[0] == "card":
         return msgspec.structs.replace(e, option=HIDDEN_CARD)
     return e
