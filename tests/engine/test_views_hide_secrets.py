@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 
-import msgspec
 import pytest
 
 from skirmish.engine import events as ev
@@ -25,15 +24,15 @@ from skirmish.engine.dice import LocalDice
 from skirmish.engine.evolve import initial_state
 from skirmish.engine.mission import game_created
 from skirmish.engine.rules import registry
-from skirmish.engine.rules.registry import Module, Secret
+from skirmish.engine.rules.registry import Module
 from skirmish.engine.view import view
 from skirmish.server import missions
 
 from tests.engine.views_check import Follow
+from tests.engine.views_probe import HANDLE, LEAKY, PROBE, hidden_unit, with_probe
 
 MISSIONS = sorted(missions.bundled())
 GAMES = 12
-HANDLE = "hidden-1"  # the probe's handle for the hidden unit
 
 
 def play(created: ev.GameCreated, seed: int, limit: int = 4000) -> Follow:
@@ -64,91 +63,9 @@ def test_no_viewer_learns_a_secret_before_the_end(mission_id):
     assert checked > 0 if declares else checked == 0  # a module with secrets was held to them
 
 
-# -- the probe: one unit of side b that side a and spectators may not see ----------------------------
-
-
-def _hidden_unit(state) -> str:
-    return sorted(u.id for u in state.units.values() if u.side == "b")[0]
-
-
-def _blind(viewer: str) -> bool:
-    return viewer != "b"
-
-
-def _rename(plain, uid: str):
-    if isinstance(plain, dict):
-        return {k: _rename(v, uid) for k, v in plain.items()}
-    if isinstance(plain, (list, tuple)):
-        return [_rename(v, uid) for v in plain]
-    return HANDLE if plain == uid else plain
-
-
-def _hide_ints(option):
-    return tuple(Hidden("position") if isinstance(x, int) else x for x in option)
-
-
-def probe_game_created(state, e: ev.GameCreated, viewer: str):
-    if not _blind(viewer):
-        return e
-    uid = _hidden_unit(state)
-    masked = [msgspec.structs.replace(u, id=HANDLE, name=Hidden("name"), x=Hidden("position"), y=Hidden("position"))
-              for u in e.units if u.id == uid]
-    return msgspec.structs.replace(e, units=(*(u for u in e.units if u.id != uid), *masked))  # its place in the list tells too
-
-
-def probe_event(state, e, viewer: str):
-    """Any later event: the unit is named by its handle; its moves and the options of its
-    decisions (cells) hide their numbers; the state hashes, which would let its place be
-    searched for, are withheld (a real module salts the state instead)."""
-    if not _blind(viewer):
-        return e
-    if isinstance(e, ev.Checkpoint):
-        return None
-    uid = _hidden_unit(state)
-    if isinstance(e, ev.UnitMoved) and e.unit == uid:
-        return ev.UnitMoved(unit=HANDLE, x=Hidden("position"), y=Hidden("position"))
-    about = (e.decision.unit if isinstance(e, ev.DecisionRequested)
-             else state.pending.unit if isinstance(e, ev.OptionChosen) and state.pending is not None else "")
-    if about == uid:
-        if isinstance(e, ev.DecisionRequested):
-            options = tuple(dict.fromkeys(_hide_ints(o) for o in e.decision.options))
-            e = msgspec.structs.replace(e, decision=msgspec.structs.replace(e.decision, options=options))
-        else:
-            e = msgspec.structs.replace(e, option=_hide_ints(e.option))
-    return msgspec.convert(_rename(msgspec.to_builtins(e), uid), type(e))
-
-
-def probe_secrets(state, viewer: str):
-    if not _blind(viewer):
-        return
-    uid = _hidden_unit(state)
-    yield Secret(f"which unit is {HANDLE}", ("units", uid, "id"), token=True)
-    yield Secret(f"{uid}'s name", ("units", uid, "name"), seen_as=("units", HANDLE, "name"))
-    for axis in ("x", "y"):
-        yield Secret(f"{uid}'s position ({axis})", ("units", uid, axis), seen_as=("units", HANDLE, axis))
-
-
-def probe_can_target(state, unit, target) -> bool:
-    return not (target.id == _hidden_unit(state) and unit.side != target.side)  # nobody attacks what it cannot see
-
-
-_EVENTS = [t for t in ev.AnyEvent.__args__ if t is not ev.GameCreated]
-PROBE = Module(name="probe", seed="test", summary="one unit of side b hidden from side a and spectators",
-               redactions={ev.GameCreated: probe_game_created, **{t: probe_event for t in _EVENTS}},
-               secrets=probe_secrets, can_target=probe_can_target)
-LEAKY = Module(name="probe", seed="test", summary="the probe's secrets, with nothing hidden",
-               secrets=probe_secrets, can_target=probe_can_target)
-
-
-def _with(module, monkeypatch, mission_id: str):
-    monkeypatch.setattr(registry, "CATALOG", registry.CATALOG.with_modules(module))
-    mission = missions.load(mission_id)
-    return msgspec.structs.replace(mission, modules=(*mission.modules, "probe"))
-
-
 @pytest.mark.parametrize("mission_id", MISSIONS)
 def test_a_module_can_hide_a_units_identity_and_position_from_the_start(mission_id, monkeypatch):
-    mission = _with(PROBE, monkeypatch, mission_id)
+    mission = with_probe(PROBE, monkeypatch, mission_id)
     moved = 0
     for seed in range(4):
         created = game_created(f"g-probe-{seed}", mission, "local", "")
@@ -156,7 +73,7 @@ def test_a_module_can_hide_a_units_identity_and_position_from_the_start(mission_
         assert not f.leaks, (mission_id, seed, f.leaks[:5])
         assert f.checked > 0
         a, b = f.known["a"].state, f.known["b"].state
-        uid = _hidden_unit(f.truth.state)
+        uid = hidden_unit(f.truth.state)
         assert uid not in a.units and isinstance(a.units[HANDLE].x, Hidden)
         assert uid in b.units and HANDLE not in b.units  # its own side sees it as it is
         moved += f.truth.state.units[uid].x != created.units[[u.id for u in created.units].index(uid)].x
@@ -166,28 +83,25 @@ def test_a_module_can_hide_a_units_identity_and_position_from_the_start(mission_
 def test_the_check_finds_what_a_redaction_lets_through(monkeypatch):
     """The same secrets with no redaction: the harness names the leaks (it does not trust the
     redactions, it looks at what each viewer holds)."""
-    mission = _with(LEAKY, monkeypatch, "ridge")
+    mission = with_probe(LEAKY, monkeypatch, "ridge")
     f = play(game_created("g-leaky", mission, "local", ""), 1)
     what = {(v, w.split(" ")[-1].strip("()")) for _, v, w, _ in f.leaks}
-    uid = _hidden_unit(f.truth.state)
+    uid = hidden_unit(f.truth.state)
     assert {(v, w) for v in ("a", "spectator") for w in (HANDLE, "x", "y")} <= what, sorted(what)
     assert (f"{uid}'s name" in {w for _, _, w, _ in f.leaks})
     assert not [x for x in f.leaks if x[1] == "b"]  # side b may see its own unit
 
 
-def test_a_redaction_sees_the_state_before_its_event_and_gamecreated_the_state_it_creates(monkeypatch):
-    seen_states = []
+def test_the_redactions_of_gamecreated_see_the_state_it_creates(monkeypatch):
+    seen = []
 
     def spy(state, e, viewer):
-        seen_states.append((type(e).__name__, state.seq, state.units[_hidden_unit(state)].x))
+        seen.append((state.seq, sorted(state.units), viewer))
         return e
 
-    spy_module = Module(name="probe", seed="test", summary="records what its redactions see",
-                        redactions={ev.GameCreated: spy, ev.UnitMoved: spy})
-    mission = _with(spy_module, monkeypatch, "ridge")
+    mission = with_probe(Module(name="probe", seed="test", summary="records what its redactions see",
+                                redactions={ev.GameCreated: spy}), monkeypatch, "ridge")
     created = game_created("g-spy", mission, "local", "")
-    state = initial_state(created)
-    assert view(None, created, "a") == created and seen_states[-1][:2] == ("GameCreated", 1)
-    moved = ev.UnitMoved(unit=_hidden_unit(state), x=5, y=5)
-    view(state, moved, "a")
-    assert seen_states[-1] == ("UnitMoved", 1, state.units[_hidden_unit(state)].x)  # before the move
+    assert view(None, created, "a") == created
+    assert seen == [(1, sorted(u.id for u in created.units), "a")]
+    assert view(initial_state(created), created, "b") == created and seen[-1][2] == "b"
