@@ -20,6 +20,8 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
     ("bench_strength.py", ["--games", "2", "--budget-ms", "20", "--matchups", "greedy-random,mcts-random"], "targets:"),
     ("bench_server.py", ["--games", "2", "--seconds", "1", "--warmup", "0.5", "--capacity-games", "4",
                          "--capacity-interval", "0.5"], "throughput ratio skirmish / echo"),
+    ("bench_compare.py", ["--before", "HEAD", "--rounds", "1", "--parts", "replay,decide", "--events", "2000",
+                          "--games", "1"], "after/before"),
 ])
 def test_a_benchmark_runs_on_a_tiny_workload(script, args, expect, tmp_path):
     done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=tmp_path, capture_output=True,

@@ -6,11 +6,13 @@ prints the exact command that resumes it; a second Ctrl-C stops at once, finishe
 from __future__ import annotations
 
 import os
+import queue
 import re
 import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -31,29 +33,46 @@ def start(tt, out):
                             text=True, start_new_session=True)
 
 
-def wait_for_games(tt, db, proc, n):
+def wait_for_games(tt, db, proc, n, lines):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         if db.exists() and len(tt.recorded(db)) >= n:
             time.sleep(0.5)  # the slow games have started by now
             return
         time.sleep(0.05)
-    raise AssertionError(f"not {n} games recorded in time: {proc.stderr.read() if proc.poll() is not None else ''}")
+    raise AssertionError(f"not {n} games recorded in time: {lines.rest(5) if proc.poll() is not None else ''}")
 
 
-def read_line(stream, deadline):
-    """The next line, or '' at the deadline (a thread-free readline with a time limit)."""
-    import selectors
+class Lines:
+    """The lines of a stream, read by a thread, each taken with a time limit. (A select() on the
+    stream's file descriptor misses lines already in the text wrapper's buffer: two lines that
+    arrive in one read left the second unseen until the deadline, the flake this test had.)"""
 
-    sel = selectors.DefaultSelector()
-    sel.register(stream, selectors.EVENT_READ)
-    try:
-        left = deadline - time.monotonic()
-        if left <= 0 or not sel.select(timeout=left):
+    def __init__(self, stream):
+        self._lines: queue.Queue[str] = queue.Queue()
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream) -> None:
+        for line in stream:
+            self._lines.put(line)
+        self._lines.put("")  # end of the stream
+
+    def next(self, deadline: float) -> str:
+        """The next line, or '' at the deadline or the end of the stream."""
+        try:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
             return ""
-        return stream.readline()
-    finally:
-        sel.close()
+        return line
+
+    def rest(self, timeout: float) -> str:
+        """Every line until the end of the stream."""
+        self._thread.join(timeout)
+        rest = []
+        while not self._lines.empty():
+            rest.append(self._lines.get_nowait())
+        return "".join(rest)
 
 
 def group_alive(pgid) -> bool:
@@ -70,15 +89,17 @@ def test_ctrl_c_stops_promptly_keeps_finished_games_and_says_how_to_resume(tmp_p
     db = out / "games.sqlite"
     proc = start(tt, out)
     try:
-        wait_for_games(tt, db, proc, FAST)
+        lines = Lines(proc.stderr)
+        wait_for_games(tt, db, proc, FAST, lines)
         assert proc.poll() is None
-        while "tournament: 2 entrants" not in read_line(proc.stderr, time.monotonic() + 5):
-            pass
+        started = time.monotonic() + 5
+        while "tournament: 2 entrants" not in (line := lines.next(started)):
+            assert line, "the tournament did not say it started"
         pressed = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)
         first = ""
         while not first.strip():
-            first = read_line(proc.stderr, pressed + 15)
+            first = lines.next(pressed + 15)
             if not first:
                 break
         said = time.monotonic() - pressed
@@ -90,7 +111,7 @@ def test_ctrl_c_stops_promptly_keeps_finished_games_and_says_how_to_resume(tmp_p
         assert "game(s) in flight are cancelled" in first and "every finished game is kept" in first
         proc.wait(timeout=40)
         stopped = time.monotonic() - pressed
-        rest = proc.stderr.read()
+        rest = lines.rest(10)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
