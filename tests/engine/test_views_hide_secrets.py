@@ -18,13 +18,16 @@ import pytest
 
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
+from skirmish.engine.codec import encode_event
 from skirmish.engine.commands import Choose, Start
 from skirmish.engine.decide import decide
 from skirmish.engine.dice import LocalDice
 from skirmish.engine.evolve import initial_state
+from skirmish.engine.log import chain_hashes
 from skirmish.engine.mission import game_created
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.registry import Module
+from skirmish.engine.verify import LoggedEvent, verify_log
 from skirmish.engine.view import view
 from skirmish.server import missions
 
@@ -105,3 +108,14 @@ def test_the_redactions_of_gamecreated_see_the_state_it_creates(monkeypatch):
     assert view(None, created, "a") == created
     assert seen == [(1, sorted(u.id for u in created.units), "a")]
     assert view(initial_state(created), created, "b") == created and seen[-1][2] == "b"
+
+
+def test_a_log_whose_gamecreated_is_a_view_does_not_verify(monkeypatch):
+    """The stored log is the full log: a GameCreated as side a saw it (the unit's name and
+    position hidden) is not one, and verify says so at event 1."""
+    mission = with_probe(PROBE, monkeypatch, "ridge")
+    created = game_created("g-view", mission, "local", "")
+    seen = view(None, created, "a")
+    data = [encode_event(seen)]
+    report = verify_log("g-view", [LoggedEvent(1, data[0], chain_hashes("g-view", data)[0])])
+    assert not report.ok and report.bad_seq == 1 and "view" in report.problem
