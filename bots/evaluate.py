@@ -28,23 +28,14 @@ weight in ``WEIGHTS`` (victory points per unit of the term):
   weight is negative: such a unit is pulled towards the fight);
 - ``objective_near``, ``objective_far``: the points of objectives the side does not hold with one
   of its units in Reach of them, or within a move and Reach;
-- the modules' terms (``Module.bots.terms``), last: the morale module's Command Tokens and its
-  pilots' Endurance and Fear (``skirmish.engine.rules.morale.bots``) -- a pilot knocked out or frightened
+- the modules' terms (``Module.bots.terms``), last, in the catalog's order: the capture module's
+  captures within reach, captives dragged to the exit and captives that may escape
+  (``skirmish.engine.rules.capture.bots``), the morale module's Command Tokens and its pilots'
+  Endurance and Fear (``skirmish.engine.rules.morale.bots``) -- a pilot knocked out or frightened
   is a unit that cannot act.
 
-With the capture module on (seed 000) four more terms count, for the side whose heroes may
-capture (``capture_value``: the chance to pass the capture test times what the capture adds to
-the score, less the failed test's wounded(+1)):
-
-- ``capture_near``: for each hero that could capture now, its best capture;
-- ``capture_far``: for each such hero, its best capture within a move and Reach;
-- ``exit_near``: for each captive bogey being dragged, the mission's exit points, discounted by
-  the dragger's distance to the exit edge;
-- ``captive_risk`` (negative weight): for each captive the side holds, its chance to escape at
-  its next activation (a 10+, or only a 12 while a hero of the side is engaged with it) times
-  what its escape would take off the side's score.
-
-Captives count neither as able to fight nor as targets (they are held, not fought).
+A unit a module holds out of the fight (``Module.bots.sidelined``: the capture module's
+captives) counts neither as able to fight nor as a target nor as an enemy in Reach.
 
 A won game scores ``WIN``, a draw 0. The probabilities are exact (2d20 successes, Challenge
 Dice) and cached; so are lines of fire (``BoardInfo``) and each unit's best attack.
@@ -54,18 +45,30 @@ from __future__ import annotations
 
 import math
 import itertools
+import sys
 from functools import lru_cache
 
 from skirmish.engine import board as geo
-from skirmish.engine.model import SIDES, UNARMED, Board, State, Unit, Weapon, other
+from skirmish.engine.model import SIDES, UNARMED, Board, State, Unit, Weapon
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.core.flow import points
-from skirmish.engine.rules.capture import conditions as cap_cond
-from skirmish.engine.rules.capture import dice as cap_dice
+
+# What the bundled modules give the evaluation (skirmish.engine.rules.registry.BotHooks), all of them:
+# their terms, in the catalog's order (each 0 in a game without its module), and the units they hold
+# out of the fight.
+_MODULES = registry.CATALOG.all().bots
+_MODULE_TERMS = tuple((fn, isinstance(name, tuple)) for name, _, fn in _MODULES.terms)
+_sidelined = _MODULES.sidelined or (lambda u: False)
+_KIT = sys.modules[__name__]  # what the modules' terms are given to price with
+
+
+def _named(terms) -> list[tuple[str, float]]:
+    """The (name, weight) of each term of the modules' ``terms`` (several to an entry, or one)."""
+    return [pair for name, weight, _ in terms
+            for pair in (zip(name, weight) if isinstance(name, tuple) else ((name, weight),))]
+
 
 # Victory points per unit of each term (side's sum minus the opponent's); see the docstring.
-# the modules' evaluation terms, in the catalog's order (skirmish.engine.rules.registry.BotHooks)
-_MODULE_TERMS = registry.CATALOG.all().bots.terms
 
 WEIGHTS: dict[str, float] = {
     "points": 1.0,
@@ -80,13 +83,9 @@ WEIGHTS: dict[str, float] = {
     "remote": -0.02,
     "objective_near": 0.35,
     "objective_far": 0.15,
-    # -- capture module (seed 000)
-    "capture_near": 0.7,
-    "capture_far": 0.25,
-    "exit_near": 0.5,
-    "captive_risk": -0.5,
-    # the modules' terms (Module.bots.terms; the morale module's: tokens, pilots), 0 in games without them
-    **{name: weight for name, weight, _ in _MODULE_TERMS},
+    # the modules' terms (Module.bots.terms: the capture module's capture_near, capture_far, exit_near,
+    # captive_risk; the morale module's tokens, pilots), 0 in games without them
+    **dict(_named(_MODULES.terms)),
 }
 SCALE = 3.0  # victory points that move the reward from 0.5 to about 0.73
 WIN = 30.0  # a won game, in victory points
@@ -259,7 +258,7 @@ def attack_value(state: State, attacker: Unit, weapon: Weapon, target: Unit,
     near = 0
     reach = b.reach
     for e in state.units.values():
-        if e.side != attacker.side and not e.incapacitated and not e.captured:  # as attack.enemy_in_reach
+        if e.side != attacker.side and not e.incapacitated and not _sidelined(e):  # as attack.enemy_in_reach
             ex, ey = (tx, ty) if e is target else (e.x, e.y)
             if max(abs(ax - ex), abs(ay - ey)) <= reach:
                 near = 1
@@ -340,7 +339,7 @@ def best_attack(state: State, unit: Unit, at: tuple[int, int] | None = None, inf
     b = state.board
     x, y = at if at is not None else (unit.x, unit.y)
     reach = b.reach
-    enemies = [t for t in state.units.values() if t.side != unit.side and not t.incapacitated and not t.captured]
+    enemies = [t for t in state.units.values() if t.side != unit.side and not t.incapacitated and not _sidelined(t)]
     near = 0
     for t in enemies:
         if max(abs(x - t.x), abs(y - t.y)) <= reach:
@@ -399,7 +398,7 @@ def _signature(u: Unit) -> tuple:
             _fire_cache.clear()
         pid = _profiles[profile] = len(_profiles)
     return (u.id, pid, u.x, u.y, u.stress, u.injury, u.dead, u.avoid_available, u.guarding, u.exposed,
-            u.prone, u.recovered, u.stowed, u.captured)
+            u.prone, u.recovered, u.stowed)  # (of a unit able to fight: none the modules hold out of it)
 
 
 TERMS = tuple(WEIGHTS)
@@ -414,14 +413,14 @@ def terms(state: State) -> dict[str, dict[str, float]]:
 
 def _sums(state: State) -> dict[str, list[float]]:
     # one pass, in the order of WEIGHTS: points, alive, stress, avoid, momentum, threat,
-    # fire_now, fire_soon, fire_later, remote, objective_near, objective_far
+    # fire_now, fire_soon, fire_later, remote, objective_near, objective_far, the modules' terms
     pts = points(state)
     info = board_info(state.board)
     b = state.board
     reach, medium = b.reach, b.medium
     active: dict[str, list[Unit]] = {"a": [], "b": []}
     for u in state.units.values():
-        if not (u.dead or u.injury or u.captured):
+        if not (u.dead or u.injury or _sidelined(u)):
             active[u.side].append(u)
     threat = state.threat
     avoid_key = (threat["a"] >= 2, threat["b"] >= 2)
@@ -464,9 +463,13 @@ def _sums(state: State) -> dict[str, list[float]]:
             elif foes:
                 ux, uy = u.x, u.y
                 remote += min([max(abs(ux - e.x), abs(uy - e.y)) for e in foes])
-        out[s] = [pts[s], alive, stress, avoid, state.momentum[s], threat[s] if bogeys else 0.0,
-                  now, soon, later, remote, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                  *[term(state, s, active[s]) for _, _, term in _MODULE_TERMS]]
+        row = out[s] = [pts[s], alive, stress, avoid, state.momentum[s], threat[s] if bogeys else 0.0,
+                        now, soon, later, remote, 0.0, 0.0]
+        for term, several in _MODULE_TERMS:
+            if several:
+                row.extend(term(state, s, active[s], _KIT))
+            else:
+                row.append(term(state, s, active[s], _KIT))
     for o in state.objectives.values():
         for s in SIDES:
             if o.holder == s or not active[s]:
@@ -476,88 +479,7 @@ def _sums(state: State) -> dict[str, list[float]]:
                 out[s][10] += o.points
             elif d <= reach + medium:
                 out[s][11] += o.points
-    if "capture" in state.modules:
-        for s in SIDES:
-            out[s][12:16] = capture_terms(state, s)
     return out
-
-
-# -- capture module (seed 000) ----------------------------------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def d12_pass_odds(dice: int, difficulty: int) -> float:
-    """The chance that ``dice`` d12 reach D(``difficulty``) at least once (one success needs only
-    the total to reach it), exactly, by convolution."""
-    dist = {0: 1.0}
-    for _ in range(dice):
-        nxt: dict[int, float] = {}
-        for total, p in dist.items():
-            for face in range(1, 13):
-                nxt[total + face] = nxt.get(total + face, 0.0) + p / 12
-        dist = nxt
-    return sum(p for total, p in dist.items() if total >= difficulty)
-
-
-def capture_gain(state: State, target: Unit) -> float:
-    """What capturing ``target`` adds to its captors' victory points (the ``score`` hook)."""
-    rules = cap_cond.rules_of(state)
-    if target.kind == "bogey":
-        return float(rules.captive_points)
-    return rules.character_points + (0.0 if target.incapacitated else target.points * (1 + WORTH_ALIVE))
-
-
-def capture_value(state: State, hero: Unit, target: Unit) -> float:
-    """Expected victory points of ``hero`` trying to capture ``target``: the chance to pass the
-    interact test times the gain, less the failed test's wounded(+1) (Stress worth)."""
-    p = d12_pass_odds(cap_dice.acuity(hero), cap_cond.capture_difficulty(target))
-    cost = hero.points * WORTH_STRESS * cap_cond.wound_step(hero) / (hero.stress_max or 1)
-    return p * capture_gain(state, target) - (1 - p) * cost
-
-
-def capture_terms(state: State, side: str) -> list[float]:
-    """``capture_near``, ``capture_far``, ``exit_near`` and ``captive_risk`` of ``side`` (see the
-    module docstring)."""
-    b = state.board
-    reach, medium = b.reach, b.medium
-    near = far = exit_near = 0.0
-    heroes = [u for u in state.units.values() if u.side == side and cap_cond.may_capture(state, u)]
-    if heroes:
-        targets = [t for t in state.units.values() if t.side != side and not t.dead and not t.captured
-                   and (cap_cond.down(t) or cap_cond.stunned(t) or (t.kind == "hero" and cap_cond.wounded(t) >= 3))]
-        for h in heroes:
-            best_near = best_far = 0.0
-            for t in targets:
-                d = max(abs(h.x - t.x), abs(h.y - t.y))
-                if d <= reach + medium:
-                    v = capture_value(state, h, t)
-                    if d <= reach:
-                        best_near = max(best_near, v)
-                    else:
-                        best_far = max(best_far, v)
-            near += best_near
-            far += best_far
-    rules = cap_cond.rules_of(state)
-    if rules.exit_points and rules.exit:
-        for h in state.units.values():
-            if h.side == side and h.dragging and not h.incapacitated:
-                c = state.units[h.dragging]
-                if c.kind == "bogey" and c.captured and not c.dead:
-                    d = {"north": h.y, "south": b.height - 1 - h.y, "west": h.x, "east": b.width - 1 - h.x}[rules.exit]
-                    exit_near += rules.exit_points / (1 + d / medium)
-    risk = 0.0
-    for c in state.units.values():
-        if c.side != side and c.captured and not c.dead and not c.incapacitated:
-            worth = c.points + (rules.captive_points if c.kind == "bogey" else rules.character_points)
-            if c.kind == "bogey":
-                face = cap_cond.ENGAGED_ESCAPE_FACE if cap_cond.guard_of(state, c) else cap_cond.ESCAPE_FACE
-                chance = 1 - ((face - 1) / 12) ** cap_cond.ESCAPE_DICE.get(c.tier, 1)
-            else:
-                chance = d12_pass_odds(cap_dice.mobility(c), cap_cond.ESCAPE_DIFFICULTY)
-                if cap_cond.guard_of(state, c) is not None:
-                    chance *= chance * 0.5
-            risk += chance * worth
-    return [near, far, exit_near, risk]
 
 
 def evaluate(state: State, side: str) -> float:

@@ -22,11 +22,10 @@ from skirmish.engine import board as geo
 from skirmish.engine.model import Decision, Option, State, TaskFrame, Unit, other
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.core import procedure, tasks
-from skirmish.engine.rules.capture import conditions as cap_cond
-from skirmish.engine.rules.capture import dice as cap_dice
 
 
-# What the bundled modules give the bots (Module.bots): their options' and decisions' worth.
+# What the bundled modules give the bots (Module.bots): their options' and decisions' worth, the
+# worth of activating a unit and of a cell for a moving unit.
 _MODULES = registry.CATALOG.all().bots
 
 
@@ -83,18 +82,8 @@ class MoveScorer:
         self.objectives = [o for o in state.objectives.values() if o.holder != unit.side]
         self.held_near = {o.id for o in self.objectives
                           if any(geo.distance(f.x, f.y, o.x, o.y) <= self.reach for f in self.friends)}
-        # capture module (seed 000): down targets to capture, the exit to drag a captive to
-        self.capture_targets: list = []
-        self.exit_edge = ""
-        if "capture" in state.modules:
-            if task_left and cap_cond.may_capture(state, unit):
-                self.capture_targets = [(t, ev.capture_value(state, unit, t)) for t in state.units.values()
-                                        if t.side != unit.side and not t.dead and not t.captured
-                                        and (cap_cond.down(t) or cap_cond.stunned(t)
-                                             or (t.kind == "hero" and cap_cond.wounded(t) >= 3))]
-            rules = cap_cond.rules_of(state)
-            if unit.dragging and rules.exit and rules.exit_points:
-                self.exit_edge, self.exit_points = rules.exit, rules.exit_points
+        # what the modules add to a cell (Module.bots.positions), e.g. a capture within Reach
+        self.extras = _MODULES.positions(state, unit, task_left, ev) if _MODULES.positions else ()
         self.here = self.cell_score(unit.x, unit.y)
 
     def _pair(self, a: Unit, t: Unit, at, to) -> float:
@@ -129,6 +118,31 @@ class MoveScorer:
         return "long" if d <= b.long else "extreme"
 
     def cell_score(self, x: int, y: int) -> float:
+        """The unit's share of the evaluation if it stood on (x, y): its best attack from there
+        less what the enemies' best attacks on it gain (``_exchange``), the approach term, the
+        objectives and the mid-line within reach, and what the modules add (``extras``)."""
+        state, unit, reach = self.state, self.unit, self.reach
+        offense, defense = self._exchange(x, y)
+        score = self.fire_w * offense - defense
+        if offense <= 0 and self.enemies:
+            score += ev.REMOTE * min([max(abs(x - e.x), abs(y - e.y)) for e in self.enemies])
+        for o in self.objectives:
+            if o.id in self.held_near:
+                continue
+            d = max(abs(x - o.x), abs(y - o.y))
+            if d <= reach:
+                score += ev.OBJECTIVE_NEAR * o.points
+            elif d <= reach + self.medium:
+                score += ev.OBJECTIVE_FAR * o.points
+        if state.midline_points and geo.half(state.board, x, y) == other(unit.side):
+            score += state.midline_points
+        for extra in self.extras:
+            score += extra(x, y)
+        return score
+
+    def _exchange(self, x: int, y: int) -> tuple[float, float]:
+        """(offense, defense) on (x, y): the unit's best attack from there, and the weighted gain
+        of each enemy's best attack on it there over that enemy's best on the unit's allies."""
         state, unit, reach = self.state, self.unit, self.reach
         info = self.info
         idx = y * info.width + x
@@ -185,30 +199,7 @@ class MoveScorer:
                     on_me = v
             if on_me > other_best:
                 defense += weight * (on_me - other_best)
-        score = self.fire_w * offense - defense
-        if offense <= 0 and self.enemies:
-            score += ev.REMOTE * min([max(abs(x - e.x), abs(y - e.y)) for e in self.enemies])
-        for o in self.objectives:
-            if o.id in self.held_near:
-                continue
-            d = max(abs(x - o.x), abs(y - o.y))
-            if d <= reach:
-                score += ev.OBJECTIVE_NEAR * o.points
-            elif d <= reach + self.medium:
-                score += ev.OBJECTIVE_FAR * o.points
-        if state.midline_points and geo.half(state.board, x, y) == other(unit.side):
-            score += state.midline_points
-        if self.capture_targets:
-            best = 0.0
-            for t, v in self.capture_targets:
-                if max(abs(x - t.x), abs(y - t.y)) <= reach and v > best:
-                    best = v
-            score += ev.WEIGHTS["capture_near"] * best
-        if self.exit_edge:
-            b = state.board
-            d = {"north": y, "south": b.height - 1 - y, "west": x, "east": b.width - 1 - x}[self.exit_edge]
-            score += ev.WEIGHTS["exit_near"] * self.exit_points / (1 + d / self.medium)
-        return score
+        return offense, defense
 
     def delta(self, x: int, y: int) -> float:
         return self.cell_score(x, y) - self.here
@@ -287,13 +278,10 @@ def _act(state: State, d: Decision) -> list[float]:
         elif k == "recover":
             missing = (unit.stress_max - unit.stress) / (unit.stress_max or 1)
             v = 0.3 * unit.points * (ev.WORTH_STRESS * missing + (0 if unit.avoid_available else ev.WORTH_AVOID))
-        elif k in CAPTURE_KINDS:
-            if k == "bonus" and o[1] == "move":
-                if scorer is None:
-                    scorer = MoveScorer(state, unit, task_left)
-                v = scorer.delta(o[2], o[3])
-            else:
-                v = _capture_option(state, unit, o) - (minor_cost if k in ("drag", "exit") else 0.0)
+        elif k in _MODULES.free_moves and (cell := _MODULES.free_moves[k](o)) is not None:
+            if scorer is None:
+                scorer = MoveScorer(state, unit, task_left)
+            v = scorer.delta(*cell)
         elif k in ("guard", "ready"):
             v = 0.02
         elif k in ("assist", "create_advantage"):
@@ -304,54 +292,21 @@ def _act(state: State, d: Decision) -> list[float]:
             v = -0.02 - minor_cost
         elif k in _MODULES.option_values:  # the modules' options (Module.bots)
             v = _MODULES.option_values[k](state, unit, o, ev)
+            if k in _MODULES.minor_actions:
+                v -= minor_cost
         else:  # sprint, first_aid (no points either way)
             v = 0.0
         out.append(v)
     return out
 
 
-# -- capture module (seed 000) ---------------------------------------------------------------------
-
-CAPTURE_KINDS = frozenset({"capture", "free", "escape", "drag", "exit", "bonus"})
-
-
-def _capture_option(state: State, unit: Unit, o: Option) -> float:
-    """Static worth of the capture module's options, in victory points."""
-    k = o[0]
-    rules = cap_cond.rules_of(state)
-    if k == "capture":
-        return ev.capture_value(state, unit, state.units[o[1]])
-    if k == "free":
-        captive = state.units[o[1]]
-        p = ev.d12_pass_odds(cap_dice.acuity(unit), cap_cond.FREE_DIFFICULTY)
-        return p * (rules.character_points + (0.0 if captive.incapacitated else captive.points * (1 + ev.WORTH_ALIVE)))
-    if k == "escape":
-        p = ev.d12_pass_odds(cap_dice.mobility(unit), cap_cond.ESCAPE_DIFFICULTY)
-        if cap_cond.guard_of(state, unit) is not None:
-            p *= p * 0.5  # two successes needed: at least twice the dice total, roughly
-        return p * (rules.character_points + unit.points * (1 + ev.WORTH_ALIVE))
-    if k == "drag":
-        return 0.15 + (0.3 * rules.exit_points if rules.exit else 0.0)
-    if k == "exit":
-        return rules.exit_points + 0.5
-    return 0.05  # a free extra Minor Action other than Movement
-
-
-def _escape_chance(state: State, u: Unit) -> float:
-    if u.kind == "bogey":
-        face = cap_cond.ENGAGED_ESCAPE_FACE if cap_cond.guard_of(state, u) else cap_cond.ESCAPE_FACE
-        return 1 - ((face - 1) / 12) ** cap_cond.ESCAPE_DICE.get(u.tier, 1)
-    return ev.d12_pass_odds(cap_dice.mobility(u), cap_cond.ESCAPE_DIFFICULTY)
-
-
 def _activate(state: State, d: Decision) -> list[float]:
     out = []
     for o in d.options:
         u = state.units[o[1]]
-        if u.captured:
-            rules = cap_cond.rules_of(state)
-            bonus = rules.captive_points if u.kind == "bogey" else rules.character_points
-            out.append(_escape_chance(state, u) * (bonus + u.points))
+        v = _MODULES.activation(state, u, ev) if _MODULES.activation else None  # e.g. a captive's escape
+        if v is not None:
+            out.append(v)
             continue
         v = ev.best_attack(state, u)
         for obj in state.objectives.values():

@@ -60,8 +60,7 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 # evaluation until its dice are rolled and its damage dealt.
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
                              "recover_stress",
-                             "prerogative", "respond", "threshold",  # challenges module (seed 002)
-                             "d12_reroll"}  # capture module's rolls with the morale module on
+                             "prerogative", "respond", "threshold"}  # challenges module (seed 002)
                             ) | registry.CATALOG.all().bots.procedure_kinds  # the modules' (Module.bots)
 
 

@@ -24,13 +24,21 @@ shown = registry.CATALOG.all().render
 
 
 def cell_option(option: Option) -> tuple[int, int] | None:
-    """The cell an option moves to: ``move``/``sprint``/``fend`` ``(x, y)`` and the capture
-    module's bonus ``move``; None for every other option."""
+    """The cell an option moves to: ``move``/``sprint``/``fend`` ``(x, y)``, also carried by a
+    module's option (``Shown.carriers``: the capture module's bonus ``move``); None for every
+    other option."""
     if len(option) == 3 and option[0] in MOVES and all(isinstance(v, int) for v in option[1:]):
         return option[1], option[2]
-    if len(option) == 4 and option[:2] == ("bonus", "move") and all(isinstance(v, int) for v in option[2:]):
-        return option[2], option[3]
+    if len(option) > 1 and option[0] in shown.carriers:
+        return cell_option(option[1:])
     return None
+
+
+def _verb(option: Option) -> str:
+    """What a move option (``cell_option``) does, e.g. "fend off to", "bonus action: move"."""
+    if option[0] in shown.carriers:
+        return shown.carriers[option[0]] + _verb(option[1:])
+    return {"move": "move", "sprint": "sprint", "fend": "fend off to"}[option[0]]
 
 
 def card_text(state: State, name: str) -> str:
@@ -68,13 +76,15 @@ def unit_marks(state: State) -> dict[str, str]:
 def board(state: State, side: str = "", reachable=()) -> str:
     """The map, three characters a cell: terrain (``skirmish.engine.board``'s characters; deployment
     zones shown as open ground) and units by their mark, upper case while standing, lower case
-    when down with an Injury; the dead are left out. Rows are y, columns x: ``(x,y)`` is what
+    when down with an Injury; the dead are left out, as are units not on the table (the
+    registry's ``on_table``: not yet deployed). Rows are y, columns x: ``(x,y)`` is what
     move options name. The cells in ``reachable`` (where the pending decision can move) carry
     an ``o`` after their terrain."""
     b = state.board
     reach = set(reachable)
     marks = unit_marks(state)
-    at = {(u.x, u.y): u for u in state.units.values() if not u.dead}
+    at = {(u.x, u.y): u for u in state.units.values()
+          if not u.dead and registry.allows(state, "on_table", u)}  # a module may hold a unit off the table
     lines = ["    " + "".join(f"{x:<3d}" for x in range(b.width)).rstrip()]
     for y in range(b.height):
         row = []
@@ -95,7 +105,8 @@ def board(state: State, side: str = "", reachable=()) -> str:
 
 
 def units(state: State, side: str = "") -> str:
-    """One line per unit: id, name, side, where, Stress, condition, weapons (drawn first)."""
+    """One line per unit: id, name, side, where ("off" while not on the table), Stress, condition,
+    weapons (drawn first)."""
     lines = []
     for u in sorted(state.units.values(), key=lambda u: (u.side != side if side in ("a", "b") else u.side, u.id)):
         if u.dead:
@@ -112,7 +123,8 @@ def units(state: State, side: str = "") -> str:
         drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
-        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  ({u.x:2d},{u.y:2d})  "
+        where = f"({u.x:2d},{u.y:2d})" if registry.allows(state, "on_table", u) else "  off  "  # not on the table yet
+        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  {where}  "
                      f"stress {u.stress:2d}/{u.stress_max:<2d}  {cond}"
                      + (f"  [{', '.join(flags)}]" if flags else "")
                      + (f"  — {', '.join(drawn + stowed)}" if drawn or stowed else ""))
@@ -301,15 +313,15 @@ def _label(option: Option, state: State, decision: Decision) -> str:
             return f"create {what} as {ability} ({ap} Action Points)"
         case "stealth", (ap,):
             return f"hide: go stealthed ({ap} Action Points)"
-        case "bonus", (what, *rest):
-            return "bonus action: " + _label((what, *rest), state, decision)
+        case _, (_, *_) if kind in shown.carriers:  # a module's option carrying another (Shown.carriers)
+            return shown.carriers[kind] + _label(args, state, decision)
     return " ".join(str(v).replace("_", " ") for v in option)
 
 
 class Menu:
     """The options of a decision as a person picks them: every option that is not a move is
-    numbered from 1, in the decision's order; the moves (``move``, ``sprint``, ``fend``, the
-    capture module's bonus ``move``) are collapsed into one line per kind and picked by their
+    numbered from 1, in the decision's order; the moves (``move``, ``sprint``, ``fend``, and a
+    module's option carrying one, ``cell_option``) are collapsed into one line per kind and picked by their
     cell (``m X Y``, ``X,Y``), which the board marks. ``pick(text)`` reads what was typed."""
 
     def __init__(self, decision: Decision, state: State):
@@ -321,8 +333,7 @@ class Menu:
             if cell is None:
                 self.numbered.append(option)
             else:
-                word = "bonus" if option[0] == "bonus" else option[0]
-                self.cells.setdefault(word, {}).setdefault(cell, option)
+                self.cells.setdefault(option[0], {}).setdefault(cell, option)
 
     @property
     def reachable(self) -> set[tuple[int, int]]:
@@ -348,7 +359,7 @@ class Menu:
             lines.append(f"  {n:>2}) {label(option, self.state, d)}")
         for i, (word, cells) in enumerate(self.cells.items()):
             key = "m X Y" if i == 0 else f"{word} X Y"
-            verb = {"move": "move", "sprint": "sprint", "fend": "fend off to", "bonus": "bonus action: move"}[word]
+            verb = _verb(next(iter(cells.values())))
             some = " ".join(f"{x},{y}" for x, y in sorted(cells, key=lambda c: (c[1], c[0]))[:6])
             more = " ..." if len(cells) > 6 else ""
             lines.append(f"  {key}) {verb} to one of {len(cells)} cells marked o on the board ({some}{more})")

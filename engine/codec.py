@@ -14,7 +14,7 @@ import msgspec
 
 from skirmish.engine.clone import planner
 from skirmish.engine.events import AnyEvent, Event
-from skirmish.engine.model import State, Unit
+from skirmish.engine.model import State, Unit, Weapon
 
 # -- upcasting: stored events of an older shape are read as today's events ----------------------
 # The log is never rewritten: its hash chain covers the exact stored bytes, so ``skirmish.engine.verify``
@@ -98,7 +98,7 @@ def state_hash(state: State) -> str:
     """sha256 over the canonical MessagePack encoding of the state, hex.
 
     The hash of every engine version so far (0.1.0, 0.2.0; ``skirmish.engine.versions``): the fields that
-    ``Unit`` and ``State`` had at the first release are always hashed; a field added since is
+    ``Unit``, ``State`` and ``Weapon`` had at the first release are always hashed; a field added since is
     hashed only while it differs from its default, so the bytes hashed for a game that leaves it
     at its default are exactly those the engine hashed before it existed, and older logs'
     checkpoints still verify. The rules' version (``State.rules_version``) is left out:
@@ -121,6 +121,7 @@ _FIRST_RELEASE: dict[type, frozenset[str]] = {
         "commitment", "client_seeds", "seats", "revealed_seed", "seq", "next_nonce", "next_decision", "started",
         "round", "phase", "to_act", "kept_initiative", "momentum", "threat", "turn", "stack", "pending",
         "outcome")),
+    Weapon: frozenset(("name", "kind", "damage", "qualities")),
 }
 
 
@@ -136,6 +137,7 @@ def _later_defaults(cls: type) -> dict[str, object]:
 
 _UNIT_LATER = _later_defaults(Unit)
 _STATE_LATER = _later_defaults(State)
+_WEAPON_LATER = _later_defaults(Weapon)
 
 
 def _strip(plain: dict, defaults: dict[str, object]) -> dict:
@@ -150,4 +152,11 @@ def _hashed_form(state: State):
     del plain["rules_version"]  # fixed by GameCreated, which the chain covers (skirmish.engine.versions)
     for unit in plain["units"].values():
         _strip(unit, _UNIT_LATER)
+        if _WEAPON_LATER:
+            for weapon in unit["weapons"]:
+                _strip(weapon, _WEAPON_LATER)
+    if _WEAPON_LATER:
+        for item in plain["items"].values():
+            if item.get("weapon"):
+                _strip(item["weapon"], _WEAPON_LATER)
     return _strip(plain, _STATE_LATER)

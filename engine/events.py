@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Union
 
-from skirmish.engine.rules.bundled import parts
+import msgspec
+
+from skirmish.engine.rules.bundled import fields, parts
 from skirmish.engine.model import Board, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
-from skirmish.engine.rules.capture.fields import CaptureRules
 
 
 from skirmish.engine.base import Event, Hidden  # noqa: E402  (the base of every event, the modules' too)
@@ -20,9 +21,7 @@ from skirmish.engine.base import Event, Hidden  # noqa: E402  (the base of every
 # -- the game's frame ------------------------------------------------------------------------
 
 
-class GameCreated(Event):
-    """The first event: everything the initial state is made of, so the log stands alone."""
-
+class _GameCreatedCore(Event):
     game_id: str
     mission: str
     board: Board
@@ -35,9 +34,19 @@ class GameCreated(Event):
     items: tuple[Item, ...] = ()
     midline_points: int = 0
     modules: tuple[str, ...] = ()  # the rules modules on, in the mission's order
-    # -- capture module (seed 000)
-    capture: CaptureRules | None = None  # the mission's [capture] table
-    challenges: ChallengeSetup | None = None  # -- challenges module (seed 002): its mission data
+
+
+# The game's data each bundled module takes from its mission (``CREATED`` in its ``fields.py``), in
+# the order of ``skirmish.engine.rules.bundled.BUNDLED``: after the core's, the order of the stored
+# bytes. Each is in every game's GameCreated, at its default in a game without the module.
+MODULE_CREATED = fields("fields", "CREATED", {
+    "challenges": (("challenges", ChallengeSetup | None, None),),  # -- challenges module (seed 002): its mission data
+})
+
+
+class GameCreated(msgspec.defstruct("_GameCreated", MODULE_CREATED, bases=(_GameCreatedCore,), module=__name__)):
+    """The first event: everything the initial state is made of, so the log stands alone: the
+    core's fields, then the modules' (``MODULE_CREATED``)."""
 
 
 class ClientSeedAdded(Event):

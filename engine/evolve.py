@@ -36,9 +36,10 @@ def initial_state(created: ev.GameCreated) -> State:
         midline_points=created.midline_points,
         dice=created.dice,
         commitment=created.commitment,
-        capture=created.capture,  # capture module (seed 000)
         rules_version=rules_level(created.engine_version, CURRENT_RULES),
     )
+    for initial in _INITIAL:  # the modules' parts of the initial state (skirmish.engine.rules.bundled.parts)
+        initial(state, created)
     if created.challenges is not None:  # -- challenges module (seed 002)
         setup = created.challenges
         state.challenges = setup
@@ -498,3 +499,5 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
 # the handlers of the modules whose events live in their own folder (skirmish.engine.rules.bundled.parts)
 for _part in parts("evolve"):
     _HANDLERS.update(_part.HANDLERS)
+# their ``initial(state, created)``: what each sets up of the initial state from GameCreated
+_INITIAL = tuple(_part.initial for _part in parts("evolve") if hasattr(_part, "initial"))

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import msgspec
 
 from skirmish.engine import board as geo
 from skirmish.engine.errors import MissionError
-from skirmish.engine.events import GameCreated
-from skirmish.engine.rules.capture.fields import CaptureRules
-from skirmish.engine.rules.capture import mission as capture_mission
-from skirmish.engine.rules.capture.mission import CaptureSpec
-from skirmish.engine.model import SIDES, Board, ChallengeSetup, Item, Objective, Stats, Unit, Weapon
+from skirmish.engine.events import MODULE_CREATED, GameCreated
+from skirmish.engine.model import SIDES, Board, Item, Objective, Stats, Unit, Weapon
 from skirmish.engine.rules.challenges.setup import ChallengesSpec
 from skirmish.engine.rules.challenges import setup as challenges_setup
-from skirmish.engine.rules.bundled import parts
+from skirmish.engine.rules.bundled import fields, parts
 from skirmish.engine.rules.registry import known_modules
 from skirmish.engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (skirmish.engine.versions)
 
@@ -82,11 +79,27 @@ class SideSpec(_Strict):
     name: str
 
 
-class WeaponSpec(_Strict):
+class _WeaponSpecCore(_Strict):
     kind: Literal["melee", "ranged"]
     damage: int
     name: str = ""
     qualities: list[str] = []
+    # -- the fields of the modules that keep them in their own folder: ``WeaponSpec`` below
+
+
+def _optional(part, name: str, default):
+    """A mission part's optional table or function (``WEAPON_SPEC``, ``UNIT_SPEC``, ``weapon_fields``,
+    ``unit_spec_fields``: skirmish.engine.rules.bundled), or ``default`` when it has none."""
+    return getattr(part, name, default)
+
+
+def _no_fields(spec) -> dict:
+    return {}
+
+
+# A weapon: the core's fields, then each bundled module's (``WEAPON_SPEC`` in its ``mission.py``, if any).
+WeaponSpec = msgspec.defstruct("WeaponSpec", [f for part in parts("mission") for f in _optional(part, "WEAPON_SPEC", ())],
+                               bases=(_WeaponSpecCore,), module=__name__, forbid_unknown_fields=True)
 
 
 class _ProfileCore(_Strict):
@@ -122,16 +135,22 @@ ProfileSpec = msgspec.defstruct("ProfileSpec", [f for part in parts("mission") f
                                 bases=(_ProfileCore,), module=__name__, forbid_unknown_fields=True)
 
 
-class UnitSpec(_Strict):
+class _UnitSpecCore(_Strict):
     id: str
     side: str
     profile: str
     at: tuple[int, int]
     name: str = ""
     commander: bool = False
+    # -- the fields of the modules that keep them in their own folder: ``UnitSpec`` below
 
 
-class MissionSpec(_Strict):
+# A ``[[units]]`` entry: the core's fields, then each bundled module's (``UNIT_SPEC`` in its ``mission.py``, if any).
+UnitSpec = msgspec.defstruct("UnitSpec", [f for part in parts("mission") for f in _optional(part, "UNIT_SPEC", ())],
+                             bases=(_UnitSpecCore,), module=__name__, forbid_unknown_fields=True)
+
+
+class _MissionSpecCore(_Strict):
     mission: MissionInfo
     board: BoardSpec
     sides: dict[str, SideSpec]
@@ -141,11 +160,15 @@ class MissionSpec(_Strict):
     objectives: list[ObjectiveSpec] = []
     items: list[ItemSpec] = []
     scoring: ScoringSpec = msgspec.field(default_factory=ScoringSpec)
-    capture: CaptureSpec | None = None  # capture module (seed 000)
-    challenges: ChallengesSpec | None = None  # -- challenges module (seed 002)
 
 
-class Mission(msgspec.Struct, frozen=True):
+# A mission file: the core's tables, then each bundled module's (``TABLES`` in its ``mission.py``).
+MissionSpec = msgspec.defstruct("MissionSpec", fields("mission", "TABLES", {
+    "challenges": (("challenges", ChallengesSpec | None, None),),  # -- challenges module (seed 002)
+}), bases=(_MissionSpecCore,), module=__name__, forbid_unknown_fields=True)
+
+
+class _MissionCore(msgspec.Struct, frozen=True):
     id: str
     name: str
     description: str
@@ -158,8 +181,20 @@ class Mission(msgspec.Struct, frozen=True):
     objectives: tuple[Objective, ...] = ()
     items: tuple[Item, ...] = ()
     midline_points: int = 0
-    capture: CaptureRules | None = None  # capture module (seed 000)
-    challenges: ChallengeSetup | None = None  # -- challenges module (seed 002)
+
+
+# A checked mission: the core's fields, then the game's data each module takes from it (the same
+# fields as GameCreated's: ``MODULE_CREATED``, which ``game_created`` copies).
+Mission = msgspec.defstruct("Mission", MODULE_CREATED, bases=(_MissionCore,), module=__name__)
+
+
+class Made(NamedTuple):
+    """What the core made of a mission, for the modules' ``game_data`` (``_build``)."""
+
+    board: Board
+    units: tuple[Unit, ...]
+    objectives: tuple[Objective, ...]
+    items: tuple[Item, ...]
 
 
 ATTRIBUTES = ("control", "daring", "fitness", "insight", "presence", "reason")
@@ -238,12 +273,14 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
         taken = {(o.x, o.y) for o in objectives} | {(i.x, i.y) for i in items}
         challenges = challenges_setup.build(spec.challenges or ChallengesSpec(), board, taken, fail)
 
-    capture = capture_mission.table(spec, fail)
+    made = Made(board, tuple(units), tuple(objectives), tuple(items))
+    data = {name: value for part in parts("mission") if hasattr(part, "game_data")
+            for name, value in part.game_data(spec, made, fail).items()}  # the modules' (``MODULE_CREATED``)
 
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
-                   {k: v.name for k, v in spec.sides.items()}, board, tuple(units), digest,
-                   objectives=tuple(objectives), items=tuple(items), midline_points=spec.scoring.midline,
-                   capture=capture, challenges=challenges)
+                   {k: v.name for k, v in spec.sides.items()}, board, made.units, digest,
+                   objectives=made.objectives, items=made.items, midline_points=spec.scoring.midline,
+                   challenges=challenges, **data)
 
 
 def _cell(x: int, y: int) -> str:
@@ -292,7 +329,9 @@ def _weapons(spec: MissionSpec, fail) -> dict[str, Weapon]:
     for key, w in spec.weapons.items():
         if not 0 <= w.damage <= 10:
             fail(f"weapons.{key}.damage", f"must be 0..10, not {w.damage}")
-        weapons[key] = Weapon(w.name or key, w.kind, w.damage, tuple(w.qualities))
+        weapons[key] = Weapon(w.name or key, w.kind, w.damage, tuple(w.qualities),
+                              **{k: v for part in parts("mission")
+                                 for k, v in _optional(part, "weapon_fields", _no_fields)(w).items()})
     return weapons
 
 
@@ -366,6 +405,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
             stowed=_stowed(p), fate=p.fate, abilities=dict(p.abilities), stealthed=p.stealthed,
             **{k: v for part in parts("mission") for k, v in part.unit_fields(p).items()},
+            **{k: v for part in parts("mission") for k, v in _optional(part, "unit_spec_fields", _no_fields)(u).items()},
         ))
     for side in SIDES:
         if not any(u.side == side for u in units):
@@ -450,4 +490,5 @@ def game_created(game_id: str, mission: Mission, dice: str, commitment: str) -> 
     return GameCreated(game_id=game_id, mission=mission.id, board=mission.board, units=mission.units,
                        rounds=mission.rounds, dice=dice, commitment=commitment, engine_version=ENGINE_VERSION,
                        objectives=mission.objectives, items=mission.items, midline_points=mission.midline_points,
-                       modules=mission.modules, capture=mission.capture, challenges=mission.challenges)
+                       modules=mission.modules,
+                       **{name: getattr(mission, name) for name, _, _ in MODULE_CREATED})

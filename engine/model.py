@@ -31,12 +31,19 @@ def other(side: Side) -> Side:
     return "b" if side == "a" else "a"
 
 
-class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _WeaponCore(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A weapon's fields but those the modules add in their own folder (``Weapon``)."""
+
     name: str
     kind: str  # "melee" | "ranged"
     damage: int  # damage rating: Challenge Dice before Security is added (seed 001 step 5)
     qualities: tuple[str, ...] = ()
 
+
+# A weapon: the core's fields, then each bundled module's (``WEAPON`` in its ``fields.py``, if any;
+# each with a default, so ``Weapon(name, kind, damage)`` is still a weapon).
+Weapon = msgspec.defstruct("Weapon", [f for part in parts("fields") for f in getattr(part, "WEAPON", ())],
+                           bases=(_WeaponCore,), module=__name__, frozen=True, forbid_unknown_fields=True)
 
 UNARMED = Weapon("Unarmed Strike", "melee", 1)
 

@@ -67,12 +67,31 @@ which is not damage", so that another module's rolls can be re-rolled with the m
   (``offers``): it has a Command Token to spend.
 - ``pay_reroll(ctx, side, reason)``: spend it (``call``).
 
-A module is one folder (the morale module today; the challenges module still keeps
-its events, frames and fields, and the capture module its ``GameCreated`` field, in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model`` and
-``skirmish.engine.evolve``): its data parts (events, frames, fields, evolve handlers, mission fields:
-``skirmish.engine.rules.bundled``) are gathered into the shared types, so the log stays one closed, typed
-union; its ``Module`` names its events (for the clash check), its redactions and secrets
-(``skirmish.engine.view``; below), its narration and text views (``client``), and its bot hooks and determinization samplers
+Added with issue 13, so that the core names no module's field (a veto, like ``can_act``):
+
+- ``can_threaten(state, unit) -> bool``: False when the unit, though not taken out, is no threat
+  to the enemies in its Reach (seed 000's captive): a ranged attack next to it takes no +1
+  Difficulty (``attack.enemy_in_reach``).
+
+Added with the skills module (seed 003), for a unit that is in the game but not yet on the
+table (not yet deployed):
+
+- ``on_table(state, unit) -> bool``: a veto: False while ``unit`` is not on the table, so the
+  clients' text views (``skirmish.client.render.board``) do not draw it. (A module keeping such a unit
+  from acting or being attacked says so with ``can_activate`` and ``can_target``.)
+
+A module is one folder (the morale, capture and skills modules today; the challenges module still keeps
+its events, frames and fields in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model``,
+``skirmish.engine.evolve`` and ``skirmish.engine.mission``): its data parts (events, frames, fields,
+evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are gathered into the shared types --
+the log's union, the frames, ``Unit``, ``State``, ``Weapon``, ``GameCreated`` and ``Mission`` (``CREATED``: the
+game's data it takes from its mission, set up in the initial state by its ``evolve.initial``), the
+mission file's ``MissionSpec`` (``TABLES``, parsed by its ``mission.game_data``) and ``ProfileSpec`` --
+so the log stays one closed, typed union; its ``Module`` names its events (for the clash check), its
+redactions and secrets (``skirmish.engine.view``; below), its narration and text views (``client``: ``Shown``, whose
+``carriers`` label an option that carries another, the capture module's bonus actions), and its bot
+hooks (``BotHooks``: evaluation terms, the worth of its options and decisions, of activating a unit
+and of a cell for a moving unit, the units it holds out of the fight) and determinization samplers
 (``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
 every field added after the first release out while it holds its default (``skirmish.engine.codec.state_hash``),
 so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
@@ -149,6 +168,8 @@ class Shown:
     label: Callable | None = None  # (option, state, decision, uname) -> its label, or None if not the module's
     titles: Mapping[str, str] = field(default_factory=dict)  # decision kind -> what it asks
     pools: Callable[["State"], list] | None = None  # the game's pools: [(name, {side: n})]
+    carriers: Mapping[str, str] = field(default_factory=dict)  # option kind -> the words before the label of
+    #   the option it carries after its kind, e.g. "bonus" -> "bonus action: " for ("bonus", "move", x, y)
 
 
 @dataclass(frozen=True)
@@ -159,17 +180,31 @@ class Rendered:
     labels: tuple[Callable, ...] = ()
     titles: Mapping[str, str] = field(default_factory=dict)
     pools: tuple[Callable, ...] = ()
+    carriers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class BotHooks:
     """What a module gives the bots (``skirmish.bots.evaluate``, ``skirmish.bots.policy``, ``skirmish.bots.simulate``); the
-    functions that price take ``kit``, the bots' evaluation, as their last argument."""
+    functions that price take ``kit``, the bots' evaluation, as their last argument.
 
-    terms: tuple = ()  # (name, weight, (state, side, active units) -> value): evaluation terms
+    ``terms`` are evaluation terms: ``(name, weight, (state, side, active units, kit) -> value)``,
+    or several computed in one pass, ``((name, ...), (weight, ...), fn -> (value, ...))``; the
+    evaluation asks them in every game, so a module's terms are 0 in a game without it."""
+
+    terms: tuple = ()
     option_values: Mapping[str, Callable] = field(default_factory=dict)  # option kind -> (state, unit, option, kit) -> worth
     scorers: Mapping[str, Callable] = field(default_factory=dict)  # decision kind -> (state, decision, kit) -> scores
     procedure_kinds: frozenset[str] = frozenset()  # its decisions inside a procedure (a lookahead settles them)
+    # added with issue 13 (the capture module's), each asked in every game
+    minor_actions: frozenset[str] = frozenset()  # option kinds that are Minor Actions: worth less the Momentum one costs
+    free_moves: Mapping[str, Callable] = field(default_factory=dict)  # option kind -> (option) -> the cell it moves
+    #   the acting unit to at no cost, priced as a Movement there, or None (then its ``option_values``)
+    sidelined: Callable | None = None  # (unit) -> True: out of the fight though not taken out (a captive):
+    #   not able to fight, not a target, no enemy in Reach
+    activation: Callable | None = None  # (state, unit, kit) -> the worth of activating the unit, or None: the core's
+    positions: Callable | None = None  # (state, unit, task left, kit) -> [(x, y) -> worth]: what standing on
+    #   a cell adds to a moving unit's score (skirmish.bots.policy.MoveScorer)
 
 
 @dataclass(frozen=True)
@@ -203,6 +238,9 @@ class Module:
     can_move: Callable[["State", "Unit"], bool] | None = None
     can_reroll: Callable[["State", str], bool] | None = None
     pay_reroll: Callable[["Context", str, str], None] | None = None
+    can_threaten: Callable[["State", "Unit"], bool] | None = None  # a veto (issue 13; see the docstring)
+    # added with the skills module (seed 003; see the docstring)
+    on_table: Callable[["State", "Unit"], bool] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -218,7 +256,8 @@ class Module:
 
 HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_turn_start", "on_end_phase",
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
-         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll")
+         "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
+         "can_threaten", "on_table")
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:
@@ -234,6 +273,52 @@ def _chain(first, second):
         return None if seen is None else second(state, seen, viewer)
 
     return both
+
+
+def _rendered(shown: list[Shown]) -> Rendered:
+    return Rendered(
+        unit_flags=tuple(s.unit_flags for s in shown if s.unit_flags), labels=tuple(s.label for s in shown if s.label),
+        titles=MappingProxyType({k: t for s in shown for k, t in s.titles.items()}),
+        pools=tuple(s.pools for s in shown if s.pools),
+        carriers=MappingProxyType({k: words for s in shown for k, words in s.carriers.items()}))
+
+
+def _bot_hooks(hooks: list[BotHooks]) -> BotHooks:
+    """The modules' ``BotHooks`` as one: tables merged, functions joined (``_joined``)."""
+    return BotHooks(
+        terms=tuple(t for h in hooks for t in h.terms),
+        option_values=MappingProxyType({k: fn for h in hooks for k, fn in h.option_values.items()}),
+        scorers=MappingProxyType({k: fn for h in hooks for k, fn in h.scorers.items()}),
+        procedure_kinds=frozenset(k for h in hooks for k in h.procedure_kinds),
+        minor_actions=frozenset(k for h in hooks for k in h.minor_actions),
+        free_moves=MappingProxyType({k: fn for h in hooks for k, fn in h.free_moves.items()}),
+        sidelined=_joined([h.sidelined for h in hooks if h.sidelined], _any),
+        activation=_joined([h.activation for h in hooks if h.activation], _first),
+        positions=_joined([h.positions for h in hooks if h.positions], _all))
+
+
+def _joined(fns: list, join):
+    """One function for the modules' ``fns`` (None for none, the function itself for one)."""
+    return None if not fns else fns[0] if len(fns) == 1 else join(tuple(fns))
+
+
+def _any(fns):
+    return lambda *args: any(fn(*args) for fn in fns)
+
+
+def _first(fns):
+    def first(*args):
+        for fn in fns:
+            found = fn(*args)
+            if found is not None:
+                return found
+        return None
+
+    return first
+
+
+def _all(fns):
+    return lambda *args: [found for fn in fns for found in fn(*args)]
 
 
 class RuleSet:
@@ -288,17 +373,8 @@ class RuleSet:
         set_(self, "acts", MappingProxyType(acts))
         set_(self, "redactions", MappingProxyType(redactions))
         set_(self, "events", frozenset(events))
-        shown = [m.render for m in modules]
-        set_(self, "render", Rendered(
-            unit_flags=tuple(s.unit_flags for s in shown if s.unit_flags), labels=tuple(s.label for s in shown if s.label),
-            titles=MappingProxyType({k: t for s in shown for k, t in s.titles.items()}),
-            pools=tuple(s.pools for s in shown if s.pools)))
-        hooks = [m.bots for m in modules]
-        set_(self, "bots", BotHooks(
-            terms=tuple(t for h in hooks for t in h.terms),
-            option_values=MappingProxyType({k: fn for h in hooks for k, fn in h.option_values.items()}),
-            scorers=MappingProxyType({k: fn for h in hooks for k, fn in h.scorers.items()}),
-            procedure_kinds=frozenset(k for h in hooks for k in h.procedure_kinds)))
+        set_(self, "render", _rendered([m.render for m in modules]))
+        set_(self, "bots", _bot_hooks([m.bots for m in modules]))
         set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
         set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
@@ -331,7 +407,7 @@ class RuleSet:
         return total
 
     def allows(self, state: "State", hook: str, *args) -> bool:
-        """A veto hook (``can_act``, ``can_move``): True unless a module says False. The rules of
+        """A veto hook (``can_act``, ``can_move``, ``on_table``): True unless a module says False. The rules of
         engine 0.1.0 had no vetoes (``skirmish.engine.versions``)."""
         if state.rules_version < V0_2:
             return True

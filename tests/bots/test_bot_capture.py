@@ -7,6 +7,7 @@ from skirmish.bots import evaluate as ev
 from skirmish.bots.policy import option_scores
 from skirmish.engine import events as e
 from skirmish.engine.rules.capture import events as cev
+from skirmish.engine.rules.capture.bots import d12_pass_odds
 from skirmish.engine.evolve import initial_state
 from skirmish.engine.mission import game_created, parse_mission
 
@@ -30,8 +31,8 @@ def scene() -> Scenario:
 
 
 def test_the_exact_d12_odds_of_one_success():
-    assert ev.d12_pass_odds(1, 12) == 1 / 12
-    assert abs(ev.d12_pass_odds(2, 16) - 45 / 144) < 1e-12  # 9 + 8 + ... + 1 pairs of 144
+    assert d12_pass_odds(1, 12) == 1 / 12
+    assert abs(d12_pass_odds(2, 16) - 45 / 144) < 1e-12  # 9 + 8 + ... + 1 pairs of 144
 
 
 def test_the_static_policy_prefers_capturing_a_down_bogey_to_ending_the_turn():

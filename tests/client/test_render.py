@@ -93,6 +93,26 @@ def test_decision_text_numbers_options_from_one_and_collapses_moves():
     assert "o: you can move there (type m X Y)" in marked[-1]
 
 
+def test_a_bonus_action_is_labelled_and_packed_by_the_action_it_carries():
+    """The capture module's bonus actions (``Shown.carriers``): "bonus action: " and the label of
+    the Minor Action bought; a bonus Movement is packed with the moves, picked by its cell."""
+    state = fresh("snatch")
+    oid = next(iter(state.objectives), None)
+    d = Decision(5, "a", "act", (("end",), ("move", 1, 0), ("bonus", "move", 2, 0), ("bonus", "move", 3, 0),
+                                 ("bonus", "stand")), unit="a1")
+    assert render.label(("bonus", "move", 2, 0), state, d) == "bonus action: move to (2,0)"
+    assert render.label(("bonus", "stand"), state, d) == "bonus action: stand up"
+    if oid is not None:
+        assert render.label(("bonus", "interact", oid), state, d).startswith("bonus action: secure ")
+    assert render.cell_option(("bonus", "move", 2, 0)) == (2, 0) and render.cell_option(("bonus", "stand")) is None
+    text = render.decision_text(d, state)
+    assert "   1) end the turn" in text and "   2) bonus action: stand up" in text
+    assert "  bonus X Y) bonus action: move to one of 2 cells marked o on the board (2,0 3,0)" in text
+    menu = render.Menu(d, state)
+    assert menu.usage() == "1-2, m X Y, bonus X Y"
+    assert menu.pick("bonus 3 0") == ("bonus", "move", 3, 0) and menu.pick("m 1 0") == ("move", 1, 0)
+
+
 class LabelChecker(Bot):
     """Plays randomly, and checks that every option it is offered has a proper label."""
 

@@ -14,6 +14,7 @@ import pytest
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import GameCreated
 from skirmish.engine.mission import ENGINE_VERSION
+from skirmish.server.missions import bundled
 from skirmish.server.replayfile import read_file, verify_file
 
 CORPUS = Path(__file__).resolve().parent
@@ -36,9 +37,13 @@ def test_each_version_covers_every_bundled_mission_and_module_and_two_modules(ve
     created = [decode_event(read_file(p.read_bytes()).events[0]) for p in FILES if p.parent.name == version]
     assert all(isinstance(e, GameCreated) for e in created)
     missions = {e.mission for e in created}
-    assert set(BUNDLED) <= missions, f"{version}: no game of {sorted(set(BUNDLED) - missions)}"
     modules = {m for e in created for m in e.modules}
     assert {"capture", "challenges", "morale"} <= modules
+    # every bundled mission the version could play: one with a module newer than the version's
+    # corpus (the skills module, seed 003, came after 0.2.0's) has no game of it
+    playable = {m for m, mission in bundled().items() if set(mission.modules) <= modules}
+    assert set(BUNDLED) - playable <= {m for m, mission in bundled().items() if "skills" in mission.modules}
+    assert playable <= missions, f"{version}: no game of {sorted(playable - missions)}"
     assert any(len(e.modules) >= 2 for e in created)
 
 

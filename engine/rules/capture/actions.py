@@ -76,6 +76,12 @@ def can_move(state: State, unit: Unit) -> bool:
     return not unit.captured
 
 
+def can_threaten(state: State, unit: Unit) -> bool:
+    """A captive is helpless: no threat to the enemies in its Reach (house rule, issue 12: an
+    enemy's ranged attack next to it takes no +1 Difficulty)."""
+    return not unit.captured
+
+
 def can_target(state: State, unit: Unit, target: Unit) -> bool:
     """No attack on a captive from anywhere: a directed ally's Task or a Ready reaction included
     (the same house rule as in ``turn_options``)."""

@@ -1,4 +1,5 @@
-"""The capture module's evolve handlers (seed 000): ``skirmish.engine.evolve`` applies its events with them."""
+"""The capture module's evolve handlers (seed 000): ``skirmish.engine.evolve`` applies its events with
+them, and sets up the initial state with ``initial``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from skirmish.engine.base import unit_of as _unit
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import State
 from skirmish.engine.rules.capture import events as ev
+
+
+def initial(s: State, created) -> None:
+    """The mission's ``[capture]`` table, from ``GameCreated`` (None without the module)."""
+    s.capture = created.capture
 
 
 def _d12_tested(s: State, e: ev.D12Tested) -> None:

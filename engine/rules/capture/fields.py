@@ -1,5 +1,6 @@
 """The capture module's fields (seed 000) of ``skirmish.engine.model.Unit`` and ``skirmish.engine.model.State``,
-and its mission table's stored form (``CaptureRules``: in ``State.capture`` and ``GameCreated.capture``).
+and of ``skirmish.engine.events.GameCreated`` and ``skirmish.engine.mission.Mission`` (``CREATED``): its
+mission table's stored form (``CaptureRules``, in ``GameCreated.capture`` and ``State.capture``).
 
 ``(name, type, default)``, as ``msgspec.defstruct`` takes them; the model appends them after the
 core's, in ``skirmish.engine.rules.bundled.BUNDLED``'s order, so their order here is their order in
@@ -36,4 +37,8 @@ UNIT = (
 
 STATE = (
     ("capture", CaptureRules | None, None),  # the mission's [capture] table, None when it has none
+)
+
+CREATED = (
+    ("capture", CaptureRules | None, None),  # the mission's [capture] table (skirmish.engine.rules.capture.mission)
 )

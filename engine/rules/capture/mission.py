@@ -1,7 +1,8 @@
 """The capture module's mission fields (seed 000): a profile's d12 stats, their checks and errors and
 the unit fields they give (``skirmish.engine.mission`` calls ``check`` and ``unit_fields`` for every
-mission, and appends ``PROFILE`` to its ``ProfileSpec``), and the ``[capture]`` table
-(``CaptureSpec``) and its parsing into ``CaptureRules`` (``table``)."""
+mission, and appends ``PROFILE`` to its ``ProfileSpec``), and the ``[capture]`` table (``TABLES``:
+``CaptureSpec``, appended to its ``MissionSpec``) and its parsing into the game's ``CaptureRules``
+(``game_data``: ``Mission.capture`` and ``GameCreated.capture``)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,18 @@ def check(spec, fail) -> None:
 def unit_fields(p) -> dict:
     """The ``Unit`` fields (``skirmish.engine.rules.capture.fields``) a profile gives."""
     return {stat: getattr(p, stat) or 0 for stat in STATS}
+
+
+# the mission file's tables the module reads: (name, type, default), as msgspec.defstruct takes them
+TABLES = (
+    ("capture", CaptureSpec | None, None),
+)
+
+
+def game_data(spec, made, fail) -> dict:
+    """The values of the module's ``CREATED`` fields (``skirmish.engine.rules.capture.fields``) for this
+    mission (``made``: what the core made of it, not needed here)."""
+    return {"capture": table(spec, fail)}
 
 
 def table(spec, fail) -> CaptureRules | None:

@@ -10,7 +10,7 @@ RULES-BRIEF "Conditions" says (``conditions``). A mission switches it on with
 
 from __future__ import annotations
 
-from skirmish.engine.rules.capture import actions, dice, events, narrate, render
+from skirmish.engine.rules.capture import actions, bots, dice, events, narrate, render
 from skirmish.engine.rules.capture.frames import D12Frame
 from skirmish.engine.rules.registry import Module
 
@@ -32,6 +32,7 @@ MODULE = Module(
     after_move=actions.follow,
     can_target=actions.can_target,
     can_move=actions.can_move,
+    can_threaten=actions.can_threaten,
     answers={"d12_reroll": dice.answer_reroll},
     defaults={"d12_reroll": lambda d: ("keep",)},
     frame_steps={D12Frame: dice.frame_step},
@@ -40,4 +41,5 @@ MODULE = Module(
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,
     render=render.SHOWN,
+    bots=bots.HOOKS,
 )

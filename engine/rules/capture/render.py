@@ -1,6 +1,7 @@
 """What the capture module adds to the clients' text views (seed 000; ``skirmish.client.render`` through
-``Module.render``): its units' flags and its options' labels. (Its bonus actions are labelled by
-the client, which labels the action they carry: "bonus action: " and that action's label.)"""
+``Module.render``): its units' flags, its options' labels, and its bonus actions, which carry the
+Minor Action they buy (``("bonus", "move", x, y)``: labelled "bonus action: " and that action's
+label, a bonus Movement packed with the moves)."""
 
 from __future__ import annotations
 
@@ -27,4 +28,4 @@ def label(option, state, decision, uname) -> str | None:
     return None
 
 
-SHOWN = Shown(unit_flags=unit_flags, label=label)
+SHOWN = Shown(unit_flags=unit_flags, label=label, carriers={"bonus": "bonus action: "})

@@ -42,12 +42,13 @@ def melee_weapon(unit: Unit) -> int:
 
 
 def enemy_in_reach(state: State, unit: Unit) -> bool:
-    """4B's "an enemy within Reach of the attacker": one able to fight. A captive (seed 000's
-    Captured state) is helpless, so no threat (house rule, issue 12)."""
+    """4B's "an enemy within Reach of the attacker": one able to fight, that no module says is no
+    threat (``can_threaten``: seed 000's captive is helpless, a house rule of issue 12)."""
     reach = state.board.reach
+    rules = registry.rules_of(state)
     return any(
-        e.side != unit.side and not e.incapacitated and (not e.captured or state.rules_version < V0_2)
-        and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
+        e.side != unit.side and not e.incapacitated and geo.distance(unit.x, unit.y, e.x, e.y) <= reach
+        and rules.allows(state, "can_threaten", e)
         for e in state.units.values()
     )
 

@@ -15,12 +15,12 @@ from skirmish.engine.rules.registry import BotHooks
 TOKEN = 0.15  # a Command Token, in victory points (the weight of the "tokens" term)
 
 
-def tokens_term(state, side: str, active: list) -> float:
+def tokens_term(state, side: str, active: list, kit) -> float:
     """Command Tokens."""
     return state.tokens[side]
 
 
-def pilots_term(state, side: str, active: list) -> float:
+def pilots_term(state, side: str, active: list, kit) -> float:
     """For each unit able to fight with a pilot, its points times its pilot's Endurance fraction (0
     while Unconscious), less half its points with a Fear Token."""
     pilots = 0.0

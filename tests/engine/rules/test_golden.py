@@ -57,6 +57,13 @@ GOLDEN = [
     ("foundry", 1, 11, ("act", 51, {"aim": 1, "assist": 3, "attack": 2, "boost": 1, "counter": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 34, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
     ("foundry", 1, 5, ("reroll", 2, {"keep": 1, "reroll": 1})),
     ("foundry", 1, 21, ("test_reroll", 2, {"keep": 1, "reroll": 1})),
+    # the skills module (seed 003) on dropzone: the deployment phase (side a's zone: 20 cells, one
+    # held by a4; side b's likewise), then round 1
+    ("dropzone", 1, 0, ("deploy", 19, {"deploy": 19})),
+    ("dropzone", 2, 3, ("deploy", 18, {"deploy": 18})),
+    ("dropzone", 3, 5, ("deploy", 17, {"deploy": 17})),
+    ("dropzone", 1, 8, ("act", 57, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 43, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("dropzone", 3, 30, ("act", 35, {"aim": 1, "assist": 1, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "move": 20, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
 ]
 
 

@@ -34,13 +34,15 @@ SHORT = {
     "bogey": f"{RULES_TESTS}/capture/test_captured_bogey.py",
     "character": f"{RULES_TESTS}/capture/test_captured_character.py",
     "drag": f"{RULES_TESTS}/capture/test_drag_exit.py", "odds": f"{RULES_TESTS}/capture/test_escape_odds.py",
+    "s_mission": f"{RULES_TESTS}/skills/test_skills_mission.py", "s_rolls": f"{RULES_TESTS}/skills/test_skills_rolls.py",
+    "s_deploy": f"{RULES_TESTS}/skills/test_skills_deploy.py", "s_playouts": f"{RULES_TESTS}/skills/test_skills_playouts.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",
            "Seed 000": f"{RULES_TESTS}/capture/test_capture_mission.py"}
 # Where a bare file name is looked for first, by section; then the core, the engine, the rules.
 PACKAGE = {"Seed 001": "engine/rules/core", "Seed 002": "engine/rules/challenges",
-           "Seed 004": "engine/rules/morale", "Seed 000": "engine/rules/capture"}
+           "Seed 004": "engine/rules/morale", "Seed 000": "engine/rules/capture", "Seed 003": "engine/rules/skills"}
 FALLBACK = ("engine/rules/core", "engine", "engine/rules", "", "server/missions", RULES_TESTS, "tests/engine", "tests")
 
 CODE = re.compile(r"`([\w./]+\.py): ([^`]+)`")
@@ -129,7 +131,7 @@ def test_every_code_file_function_and_test_the_rules_reference_names_exists():
 
 def test_the_checks_see_references_in_every_section():
     seen = {key(h) for h, text in sections() if CODE.search(text) or TEST.search(text)}
-    assert {"Seed 001", "Seed 002", "Seed 004", "Seed 000"} <= seen
+    assert {"Seed 001", "Seed 002", "Seed 004", "Seed 000", "Seed 003"} <= seen
     assert sum(len(TEST.findall(t)) for _, t in sections()) > 300
     assert sum(len(CODE.findall(t)) for _, t in sections()) > 150
 

@@ -10,7 +10,7 @@ from skirmish.engine.rules.morale import events as mev
 from skirmish.engine.errors import RulesClash
 from skirmish.engine.model import ReadyFrame
 from skirmish.engine.rules import registry
-from skirmish.engine.rules.registry import Module, RuleSet
+from skirmish.engine.rules.registry import BotHooks, Module, RuleSet, Shown
 
 from tests.engine.rules.scenario import Scenario
 
@@ -60,9 +60,9 @@ def test_two_modules_claiming_one_name_fail_when_the_rule_set_is_built(what, fir
 
 def test_the_bundled_modules_do_not_clash():
     rules = registry.CATALOG.all()
-    assert rules.names == ("capture", "challenges", "morale")
-    assert {"d12_reroll", "prerogative", "courage_failed", "act"} <= set(rules.answers)
-    assert {"D12Tested", "CardDrawn", "FearDue"} <= rules.events
+    assert rules.names == ("capture", "challenges", "morale", "skills")
+    assert {"d12_reroll", "prerogative", "courage_failed", "deploy", "act"} <= set(rules.answers)
+    assert {"D12Tested", "CardDrawn", "FearDue", "UnitDeployed"} <= rules.events
 
 
 def test_a_module_without_core_services_cannot_be_the_core_and_a_module_cannot_offer_them():
@@ -94,3 +94,27 @@ def test_the_rules_reach_the_cores_services_through_the_context(monkeypatch):
     events = s.when("shout")
     assert seen == [registry.rules_for(("probe",))]
     assert ev.TurnEnded(unit="a1") in events
+
+
+def test_the_modules_bot_hooks_and_text_views_join_into_one_of_each():
+    """``BotHooks`` and ``Shown`` over a game's modules: tables merged, functions joined (issue 13,
+    the capture module's move): any module holding a unit out of the fight holds it, the first
+    module to price an activation prices it, every module's cell extras count, and each module's
+    carried options are labelled with its words."""
+    one = Module(name="one", seed="t", summary="", render=Shown(carriers={"twice": "twice: "}), bots=BotHooks(
+        sidelined=lambda u: u == "held", activation=lambda s, u, kit: 1.0 if u == "held" else None,
+        positions=lambda s, u, left, kit: [lambda x, y: 1.0], minor_actions=frozenset({"shout"}),
+        free_moves={"hop": lambda o: (o[1], o[2])}))
+    two = Module(name="two", seed="t", summary="", render=Shown(carriers={"thrice": "thrice: "}), bots=BotHooks(
+        sidelined=lambda u: u == "asleep", activation=lambda s, u, kit: 2.0,
+        positions=lambda s, u, left, kit: [lambda x, y: 2.0, lambda x, y: 3.0]))
+    bots = _catalog(one, two).rules(("one", "two")).bots
+    assert bots.sidelined("held") and bots.sidelined("asleep") and not bots.sidelined("free")
+    assert bots.activation(None, "held", None) == 1.0 and bots.activation(None, "free", None) == 2.0
+    assert [f(0, 0) for f in bots.positions(None, None, True, None)] == [1.0, 2.0, 3.0]
+    assert bots.minor_actions == {"shout"} and bots.free_moves["hop"](("hop", 3, 4)) == (3, 4)
+    assert dict(_catalog(one, two).rules(("two", "one")).render.carriers) == {"twice": "twice: ", "thrice": "thrice: "}
+    alone = _catalog(one, two).rules(("one",)).bots
+    assert alone.sidelined is one.bots.sidelined and alone.activation is one.bots.activation  # no wrapper for one
+    nothing = registry.rules_for(()).bots
+    assert nothing.sidelined is None and nothing.activation is None and nothing.positions is None

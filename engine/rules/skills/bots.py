@@ -1,0 +1,54 @@
+"""The skills module's bot hooks (seed 003): the static worth of its decisions
+(``skirmish.bots.policy`` reads them through ``Module.bots``; ``greedy`` and ``mcts`` then look
+ahead with the engine's own rules as for any decision).
+
+The engine imports no bot code: the scorers take ``kit``, the bots' evaluation
+(``skirmish.bots.evaluate``), as an argument.
+"""
+
+from __future__ import annotations
+
+from skirmish.engine import board as geo
+from skirmish.engine.model import other
+from skirmish.engine.rules.registry import BotHooks
+
+TOKEN = 0.15  # a Command Token, in victory points (the morale module prices it so)
+COVER = 0.15  # standing in cover at the start, in victory points
+FORWARD = 0.02  # per cell nearer the objectives (or the enemy's zone on a map without them)
+
+# a roll's purpose -> what its result is worth, in victory points (the skills add theirs)
+STAKES: dict[str, float] = {}
+STAKE = 0.3
+
+
+def _goals(state, side: str) -> list[tuple[int, int]]:
+    """Where a side wants to be: the objectives, else the enemy's deployment zone."""
+    goals = [(o.x, o.y) for o in state.objectives.values()]
+    if goals:
+        return goals
+    b = state.board
+    enemy = other(side)
+    return [(i % b.width, i // b.width) for i, ch in enumerate(b.cells) if ch == enemy] or [(b.width // 2, b.height // 2)]
+
+
+def _deploy(state, d, kit) -> list[float]:
+    """A placement in cover, nearer the objectives, is worth more."""
+    goals = _goals(state, d.side)
+    out = []
+    for o in d.options:
+        x, y = o[1], o[2]
+        near = min(geo.distance(x, y, gx, gy) for gx, gy in goals)
+        out.append((COVER if geo.in_cover(state.board, x, y) else 0.0) - FORWARD * near)
+    return out
+
+
+def _reroll(state, d, kit) -> list[float]:
+    f = state.stack[-1] if state.stack else None
+    stake = STAKES.get(getattr(f, "purpose", ""), STAKE)
+    return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
+
+
+HOOKS = BotHooks(
+    scorers={"deploy": _deploy, "skill_reroll": _reroll},
+    procedure_kinds=frozenset({"skill_reroll"}),
+)

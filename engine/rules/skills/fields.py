@@ -1,0 +1,32 @@
+"""The skills module's fields (seed 003) of ``skirmish.engine.model.Unit``, ``State`` and ``Weapon``.
+
+``(name, type, default)``, as ``msgspec.defstruct`` takes them; the model appends them after the
+core's. All of them are left out of the state hash while they hold their defaults
+(``skirmish.engine.codec.state_hash``): a game without the module hashes as before the module existed.
+The defaults are the values a profile that says nothing gets (a Regular Light Infantry of
+Silhouette 2; a weapon of Burst 1), so a game without the module leaves every one at its default.
+"""
+
+from __future__ import annotations
+
+UNIT = (
+    ("skills", tuple[str, ...], ()),  # canonical "name level" entries, sorted (skirmish.engine.rules.skills.catalog)
+    ("troop_type", str, "LI"),  # LI, MI, HI, TAG, REM, SK, WB
+    ("silhouette", int, 2),  # S
+    ("training", str, "regular"),  # regular | irregular
+    # seed 003's attributes as the profile gives them; None: derived (skirmish.engine.rules.skills.attributes)
+    ("wip", int | None, None),
+    ("ph", int | None, None),
+    ("bs", int | None, None),
+    ("cc", int | None, None),
+    ("arm", int | None, None),
+    ("deployed", bool, True),  # False until the unit is placed in the deployment phase
+)
+
+STATE = (
+    ("deployer", str, ""),  # the side that placed the last unit in the deployment phase ("" before any)
+)
+
+WEAPON = (
+    ("burst", int, 1),  # B: the shots of one BS Attack (Marksmanship LX reduces it to 1)
+)

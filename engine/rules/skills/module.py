@@ -1,0 +1,58 @@
+"""The ``skills`` rules module: seed 003, *Infinity* N3 Special Skills pp. 80-89 (RULES-BRIEF "Modules").
+
+Its base (issue 14): the skills a profile carries and seed 003's attributes (``catalog``,
+``attributes``, ``mission``), the Normal and Face to Face Rolls (``rolls``) and the deployment
+phase (``deploy``). Each skill adds, in its own file of this folder, what it needs to the tables
+below (``OUTCOMES``: what a settled roll of a purpose does; ``DEPLOYMENT``: where a unit may be
+placed and what follows a placement) and its hooks to ``MODULE``. docs/rules.md, seed 003, maps
+the seed to the code.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Callable
+
+from skirmish.engine.model import Option
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.registry import Module
+from skirmish.engine.rules.skills import bots, deploy, events, narrate, render, rolls
+from skirmish.engine.rules.skills.frames import SkillRollFrame
+
+# roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
+OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({})
+
+# what the skills add to the deployment phase
+DEPLOYMENT = deploy.Extensions(cells=(), after=())
+
+
+def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
+    rolls.step(ctx, f, OUTCOMES)
+
+
+def _on_idle(ctx: Context) -> None:
+    deploy.on_idle(ctx, DEPLOYMENT)
+
+
+def _answer_deploy(ctx: Context, option: Option) -> None:
+    deploy.answer(ctx, option, DEPLOYMENT)
+
+
+MODULE = Module(
+    name="skills",
+    seed="003",
+    summary="Special Skills: the d20 Normal and Face to Face Rolls, a deployment phase, the skills' base",
+    on_game_start=deploy.start,
+    on_idle=_on_idle,
+    can_activate=deploy.can_activate,
+    can_target=deploy.can_target,
+    on_table=deploy.on_table,
+    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll},
+    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",)},
+    frame_steps={SkillRollFrame: _roll_step},
+    events=events.EVENTS,
+    narration=narrate.NARRATION,
+    rolls_narration=narrate.ROLLS,
+    render=render.SHOWN,
+    bots=bots.HOOKS,
+)

@@ -1,0 +1,44 @@
+"""What the skills module adds to the clients' text views (seed 003; ``skirmish.client.render`` through
+``Module.render``): its units' flags, its options and its decisions."""
+
+from __future__ import annotations
+
+from skirmish.engine import board as geo
+from skirmish.engine.rules.registry import Shown
+from skirmish.engine.rules.skills import attributes
+
+
+def unit_flags(u) -> list[str]:
+    """"not deployed" until it is placed; its Troop Type, Silhouette, Training, skills and seed 003
+    attributes -- for a unit that has skills or is not a Regular LI of S2 (every unit of a game
+    without the module is one, and shows nothing more than before)."""
+    flags = [] if u.deployed else ["not deployed"]
+    if u.skills or (u.troop_type, u.silhouette, u.training) != ("LI", 2, "regular"):
+        flags.append(f"{u.troop_type} S{u.silhouette}" + (" irregular" if u.training == "irregular" else ""))
+        flags += list(u.skills)
+        flags.append(" ".join(f"{attributes.NAMES[a]} {attributes.value(u, a)}" for a in attributes.ATTRIBUTES))
+    return flags
+
+
+def label(option, state, decision, uname) -> str | None:
+    match option[0], option[1:]:
+        case "deploy", (x, y):
+            terrain = geo.TERRAIN_NAMES.get(geo.terrain(state.board, x, y), "") if state.board else ""
+            where = " (cover)" if terrain == "cover" else ""
+            return f"deploy {uname(decision.unit)} at ({x},{y}){where}"
+        case "reroll", (i,) if decision.kind == "skill_reroll":
+            f = state.stack[-1] if state.stack else None
+            roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None
+            if roller is None:
+                return "spend a Command Token: re-roll a d20"
+            name = attributes.NAMES.get(roller.attribute, roller.attribute)
+            return f"spend a Command Token: re-roll {uname(roller.unit)}'s {name} roll (rolled {roller.die})"
+    return None
+
+
+SHOWN = Shown(
+    unit_flags=unit_flags,
+    label=label,
+    titles={"deploy": "deployment: where does the unit go?",
+            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?"},
+)
