@@ -49,16 +49,22 @@ def probe_game_created(state, e: ev.GameCreated, viewer: str):
 
 
 def probe_event(state, e, viewer: str):
-    """Any later event: the unit is named by its handle; its moves and the options of its
-    decisions (cells) hide their numbers; the state hashes, which would let its place be
-    searched for, are withheld (a real module salts the state instead)."""
+    """Any later event: the unit is named by its handle; where it moves or is placed is hidden
+    (an event whose type does not admit a hidden position, another module's, is withheld: its
+    own module would type it to admit one); the options of its decisions (cells) hide their
+    numbers; the state hashes, which would let its place be searched for, are withheld (a real
+    module salts the state instead)."""
     if not _blind(viewer):
         return e
     if isinstance(e, ev.Checkpoint):
         return None
     uid = hidden_unit(state)
-    if isinstance(e, ev.UnitMoved) and e.unit == uid:
-        return ev.UnitMoved(unit=HANDLE, x=Hidden("position"), y=Hidden("position"))
+    if getattr(e, "unit", None) == uid and hasattr(e, "x"):
+        hidden = msgspec.to_builtins(Hidden("position"))
+        try:
+            return msgspec.convert({**msgspec.to_builtins(e), "unit": HANDLE, "x": hidden, "y": hidden}, type(e))
+        except msgspec.ValidationError:
+            return None
     about = (e.decision.unit if isinstance(e, ev.DecisionRequested)
              else state.pending.unit if isinstance(e, ev.OptionChosen) and state.pending is not None else "")
     if about == uid:
