@@ -13,6 +13,7 @@ from typing import Mapping
 from skirmish.client.render import label
 from skirmish.client.safe import safe
 from skirmish.engine import events as ev
+from skirmish.engine.base import Hidden
 from skirmish.engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import dice as cdice
@@ -156,7 +157,7 @@ def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
         return "  the server draws the secret salt of the hidden hands (its dice are hidden)"
     if e.purpose == "challenges:draw":
         return None  # the CardDrawn that follows says it: the card to its side, hidden to others
-    if not e.results:
+    if isinstance(e.results, Hidden):
         return f"  {who}rolls {e.sides}-sided dice, hidden from you ({e.purpose})"
     what = f"{len(e.results)}d{e.sides} {list(e.results)}"
     vs = f" vs {e.target}" if e.target and e.purpose not in ("initiative",) else ""
@@ -319,7 +320,7 @@ def _describe(event: ev.Event, state: State) -> str | None:
         case ev.ActionPointsChanged():
             return f"  side {event.side}: {event.delta:+d} Action Points ({event.reason})"
         case ev.CardDrawn():
-            return f"  side {event.side} draws {event.card or 'a card (hidden)'}"
+            return f"  side {event.side} draws {'a card (hidden)' if isinstance(event.card, Hidden) else event.card}"
         case ev.CardPlayed():
             return f"  side {event.side} plays {event.card}"
         case ev.CardCreated():

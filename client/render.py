@@ -8,6 +8,7 @@ facility names) is escaped with ``skirmish.client.safe.safe`` before it is place
 from __future__ import annotations
 
 from skirmish.client.safe import safe
+from skirmish.engine.base import Hidden
 from skirmish.engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import dice as cdice
@@ -41,9 +42,9 @@ def _verb(option: Option) -> str:
     return {"move": "move", "sprint": "sprint", "fend": "fend off to"}[option[0]]
 
 
-def card_text(state: State, name: str) -> str:
+def card_text(state: State, name) -> str:
     """A card and what playing it does, e.g. ``jam (re-roll the opponent's successes)``."""
-    if not name:
+    if isinstance(name, Hidden):
         return "a hidden card"
     card = state.challenges.cards.get(name) if state.challenges else None
     if card is None:
@@ -298,7 +299,7 @@ def _label(option: Option, state: State, decision: Decision) -> str:
         case "fate", (n,):
             return f"spend {n} fate: re-roll your failed dice"
         case "card", (name,):
-            return f"play {card_text(state, name)}" if name else "play a card (hidden from you)"
+            return "play a card (hidden from you)" if isinstance(name, Hidden) else f"play {card_text(state, name)}"
         case "assassinate", ("*", ap):
             return f"assassinate an enemy hero within reach, picked at random ({ap} Action Points)"
         case "assassinate", (uid, ap):

@@ -365,7 +365,7 @@ def _challenge_sides(s: State, side: str) -> None:
 
 
 def _salt_drawn(s: State, e: ev.SaltDrawn) -> None:
-    s.salt = tuple(e.salt)
+    s.salt = e.salt if isinstance(e.salt, Hidden) else tuple(e.salt)
 
 
 def _action_points_changed(s: State, e: ev.ActionPointsChanged) -> None:
@@ -379,11 +379,10 @@ def _action_points_changed(s: State, e: ev.ActionPointsChanged) -> None:
 def _card_drawn(s: State, e: ev.CardDrawn) -> None:
     _challenge_sides(s, e.side)
     deck = s.decks[e.side]
-    if e.card in deck:
+    if isinstance(e.card, Hidden) and deck:  # a viewer's: which card left the deck is unknown to it
+        s.decks[e.side] = [e.card] * (len(deck) - 1)
+    elif e.card in deck:
         deck.remove(e.card)
-    elif e.card == "" and deck:
-        # a draw this viewer may not see: which card left the deck is unknown to it
-        s.decks[e.side] = [""] * (len(deck) - 1)
     else:
         raise InvalidEvent(f"side {e.side}'s deck holds no card {e.card!r}")
     s.hands[e.side].append(e.card)
@@ -394,8 +393,8 @@ def _card_played(s: State, e: ev.CardPlayed) -> None:
     hand = s.hands[e.side]
     if e.card in hand:
         hand.remove(e.card)
-    elif "" in hand:
-        hand.remove("")  # a card this viewer had not seen until now
+    elif (hidden := next((c for c in hand if isinstance(c, Hidden)), None)) is not None:
+        hand.remove(hidden)  # a card this viewer had not seen until now
     else:
         raise InvalidEvent(f"side {e.side} holds no card {e.card!r}")
     s.played[e.side].append(e.card)

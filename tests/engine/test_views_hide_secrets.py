@@ -12,6 +12,7 @@ check finds what a redaction lets through.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -93,6 +94,15 @@ def test_the_check_finds_what_a_redaction_lets_through(monkeypatch):
     assert {(v, w) for v in ("a", "spectator") for w in (HANDLE, "x", "y")} <= what, sorted(what)
     assert (f"{uid}'s name" in {w for _, _, w, _ in f.leaks})
     assert not [x for x in f.leaks if x[1] == "b"]  # side b may see its own unit
+
+
+def test_without_its_redactions_the_challenges_module_is_caught_leaking_what_it_declares(monkeypatch):
+    bare = dataclasses.replace(registry.CATALOG.module("challenges"), redactions={})
+    monkeypatch.setattr(registry, "CATALOG", registry.CATALOG.with_modules(bare))
+    f = play(game_created("g-bare", missions.load("knives"), "local", ""), 1)
+    what = {w for _, _, w, _ in f.leaks}
+    assert {"side a's hand", "side b's hand", "side a's deck", "the draws of side b", "the salt",
+            "the salt's dice"} <= what, sorted(what)
 
 
 def test_the_redactions_of_gamecreated_see_the_state_it_creates(monkeypatch):

@@ -68,6 +68,7 @@ MODULE = Module(
     points=points,
     events=(ev.SaltDrawn, ev.ActionPointsChanged, ev.CardDrawn, ev.CardPlayed, ev.CardCreated, ev.FateChanged, ev.ChallengeResolved, ev.FacilityDamaged, ev.FacilityDestroyed, ev.StealthChanged),
     redactions=hidden.REDACTIONS,
+    secrets=hidden.secrets,
     samplers=(sample_hands,),
 )
 

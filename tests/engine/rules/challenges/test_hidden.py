@@ -12,6 +12,7 @@ import pytest
 
 from skirmish.bots import make_bot
 from skirmish.engine import events as ev
+from skirmish.engine.base import Hidden
 from skirmish.engine.codec import decode_event, state_hash
 from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.verify import LoggedEvent, verify_log
@@ -64,7 +65,7 @@ def test_no_viewer_receives_another_sides_cards_before_the_end(logs):
             for v in VIEWERS:
                 seen = shown[v]
                 assert not leaks(seen, v), (game_id, seq, v, leaks(seen, v))
-                hidden_options += isinstance(seen, ev.DecisionRequested) and ("card", "") in seen.decision.options
+                hidden_options += isinstance(seen, ev.DecisionRequested) and ("card", Hidden("card")) in seen.decision.options
                 evolve(views[v], seen)
                 assert not view_knows_nothing_hidden(views[v], v), (game_id, seq, view_knows_nothing_hidden(views[v], v))
                 if isinstance(e, ev.Checkpoint):
