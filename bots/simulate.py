@@ -59,8 +59,7 @@ def step(state: State, option: Option, dice: Dice) -> bool:
 # stopping at them: the attack (or task) the option started is not worth anything to an
 # evaluation until its dice are rolled and its damage dealt.
 PROCEDURE_KINDS = frozenset({"buy_dice", "aim", "avoid_injury", "melee_won", "bystander", "ready",
-                             "recover_stress",
-                             "prerogative", "respond", "threshold"}  # challenges module (seed 002)
+                             "recover_stress"}
                             ) | registry.CATALOG.all().bots.procedure_kinds  # the modules' (Module.bots)
 
 

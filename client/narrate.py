@@ -14,9 +14,8 @@ from skirmish.client.render import label
 from skirmish.client.safe import safe
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
-from skirmish.engine.model import ChallengeFrame, DirectFrame, ReadyFrame, State, TaskFrame
+from skirmish.engine.model import DirectFrame, ReadyFrame, State, TaskFrame
 from skirmish.engine.rules import registry
-from skirmish.engine.rules.challenges import dice as cdice
 from skirmish.engine.rules.core import procedure, tasks
 from skirmish.engine.rules.core.tasks import count_successes
 
@@ -143,20 +142,13 @@ def _explain_roll(e: ev.DiceRolled, state: State) -> str:
     told = _rolls_narration().get(head)  # a module's rolls
     if told is not None and results:
         return told(e, task, results, replaced)
-    if head in ("challenge", "challenges") and e.sides == 6:
-        n = cdice.successes(results)
-        need = f", {e.target} needed: {'met' if n >= e.target else 'not met'}" if e.target else ""
-        return f": {_successes(n)} (4, 5 and 6 succeed){need}{replaced}"
-    if purpose == "challenges:target" and results:
-        return f": the target is picked at random, number {results[0]} of {e.sides}"
     return replaced
 
 
 def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
-    if e.purpose == "challenges:salt":
-        return "  the server draws the secret salt of the hidden hands (its dice are hidden)"
-    if e.purpose == "challenges:draw":
-        return None  # the CardDrawn that follows says it: the card to its side, hidden to others
+    told = registry.CATALOG.all().roll_lines.get(e.purpose)  # a roll a module tells its own way
+    if told is not None:
+        return told(e, state, who)
     if isinstance(e.results, Hidden):
         return f"  {who}rolls {e.sides}-sided dice, hidden from you ({e.purpose})"
     what = f"{len(e.results)}d{e.sides} {list(e.results)}"
@@ -176,165 +168,134 @@ def _rolls_narration() -> Mapping:
 
 def _describe(event: ev.Event, state: State) -> str | None:
     n = lambda uid: _name(state, uid)  # noqa: E731
-    told = _narration().get(type(event))  # a module's event
+    told = _narration().get(type(event)) or _EVENTS.get(type(event))  # a module's event, or the core's
+    return told(event, state, n) if told is not None else type(event).__name__
+
+
+def _game_created(event: ev.GameCreated, state: State, n) -> str:
+    return (f"game {event.game_id}: mission {event.mission}, {len(event.units)} units, "
+            f"{event.rounds} rounds; dice commitment {event.commitment[:16] or '(local dice)'}…")
+
+
+def _dice_rolled(event: ev.DiceRolled, state: State, n) -> str | None:
+    who = f"{n(event.unit)} " if event.unit in state.units else (f"side {event.unit} " if event.unit else "")
+    return _dice_line(event, state, who)
+
+
+def _option_chosen(event: ev.OptionChosen, state: State, n) -> str:
+    tag = " (clock ran out: default)" if event.timeout else ""
+    pending = state.pending
+    if pending is not None and pending.id == event.decision_id:
+        return f"side {event.side} chooses: {label(tuple(event.option), state, pending)}{tag}"
+    return f"side {event.side} chooses {' '.join(map(str, event.option))}{tag}"
+
+
+def _procedure_started(event: ev.ProcedureStarted, state: State, n) -> str | None:
+    f = event.frame
+    if isinstance(f, TaskFrame) and f.task == "attack":
+        a = state.units[f.unit]
+        w = a.weapons[f.weapon].name if 0 <= f.weapon < len(a.weapons) else "Unarmed Strike"
+        kind = "lethal" if f.lethal else "non-lethal"
+        return f"  {n(f.unit)} attacks {n(f.target)} with {w} ({kind})"
+    if isinstance(f, TaskFrame):
+        on = f" on {n(f.target)}" if f.target in state.units else (f" at {f.target}" if f.target else "")
+        return f"  {n(f.unit)} attempts {f.task.replace('_', ' ')}{on}"
+    if isinstance(f, DirectFrame):
+        return f"  {n(f.commander)} directs {n(f.ally)}"
+    if isinstance(f, ReadyFrame):
+        return f"  {n(f.mover)} moves into the sights of a readied enemy"
+    told = _narration().get(type(f))  # a module's frame
     if told is not None:
-        return told(event, state, n)
-    match event:
-        case ev.GameCreated():
-            return (f"game {event.game_id}: mission {event.mission}, {len(event.units)} units, "
-                    f"{event.rounds} rounds; dice commitment {event.commitment[:16] or '(local dice)'}…")
-        case ev.ClientSeedAdded():
-            return f"seat {event.seat} adds its client seed {event.seed!r}"
-        case ev.SeatTaken():
-            return f"seat {event.seat} is taken" + (f" by {event.name}" if event.name else "")
-        case ev.GameStarted():
-            return "the game starts"
-        case ev.RoundStarted():
-            return f"── round {event.round} ──"
-        case ev.DiceRolled():
-            who = f"{n(event.unit)} " if event.unit in state.units else (f"side {event.unit} " if event.unit else "")
-            return _dice_line(event, state, who)
-        case ev.InitiativeWon():
-            return f"side {event.side} wins the initiative"
-        case ev.DecisionRequested():
+        return told(f, state, n)
+    return None  # a re-roll's chance or the initiative: their decisions and dice say it
+
+
+def _procedure_updated(event: ev.ProcedureUpdated, state: State, n) -> str | None:
+    f = event.frame
+    if isinstance(f, TaskFrame) and f.step == "resolve" and f.rolled:
+        try:
+            return task_result(state, f)
+        except Exception:  # a courtesy, as explain_roll
             return None
-        case ev.OptionChosen():
-            tag = " (clock ran out: default)" if event.timeout else ""
-            pending = state.pending
-            if pending is not None and pending.id == event.decision_id:
-                return f"side {event.side} chooses: {label(tuple(event.option), state, pending)}{tag}"
-            return f"side {event.side} chooses {' '.join(map(str, event.option))}{tag}"
-        case ev.ActivationPassed():
-            return f"the action passes to side {event.side}" + (" (kept the initiative)" if event.kept else "")
-        case ev.TurnStarted():
-            return f"{n(event.unit)} takes a turn"
-        case ev.TurnEnded():
-            return None
-        case ev.MinorActionTaken():
-            return None
-        case ev.TaskAttempted():
-            return None
-        case ev.UnitMoved():
-            u = state.units[event.unit]
-            return f"  {n(event.unit)} moves ({u.x},{u.y}) -> ({event.x},{event.y})"
-        case ev.ProneChanged():
-            return f"  {n(event.unit)} {'drops prone' if event.prone else 'stands up'}"
-        case ev.PoolChanged():
-            return f"  side {event.side} {event.pool} {event.delta:+d} ({event.reason})"
-        case ev.ProcedureStarted():
-            f = event.frame
-            if isinstance(f, TaskFrame) and f.task == "attack":
-                a = state.units[f.unit]
-                w = a.weapons[f.weapon].name if 0 <= f.weapon < len(a.weapons) else "Unarmed Strike"
-                kind = "lethal" if f.lethal else "non-lethal"
-                return f"  {n(f.unit)} attacks {n(f.target)} with {w} ({kind})"
-            if isinstance(f, TaskFrame):
-                on = f" on {n(f.target)}" if f.target in state.units else (f" at {f.target}" if f.target else "")
-                return f"  {n(f.unit)} attempts {f.task.replace('_', ' ')}{on}"
-            if isinstance(f, DirectFrame):
-                return f"  {n(f.commander)} directs {n(f.ally)}"
-            if isinstance(f, ReadyFrame):
-                return f"  {n(f.mover)} moves into the sights of a readied enemy"
-            if isinstance(f, ChallengeFrame):
-                against = n(f.target) if f.target in state.units else (
-                    state.facilities[f.target].name if f.target in state.facilities else f.target)
-                kind = "a threshold challenge" if not f.dside else "a challenge"
-                return (f"  {n(f.attacker)} starts {kind}: {f.op.replace('_', ' ')}"
-                        + (f" against {against}" if against else "")
-                        + (f" (threshold {f.threshold})" if f.threshold else ""))
-            told = _narration().get(type(f))  # a module's frame
-            if told is not None:
-                return told(f, state, n)
-            return None  # a re-roll's chance or the initiative: their decisions and dice say it
-        case ev.ProcedureUpdated():
-            f = event.frame
-            if isinstance(f, TaskFrame) and f.step == "resolve" and f.rolled:
-                try:
-                    return task_result(state, f)
-                except Exception:  # a courtesy, as explain_roll
-                    return None
-            if isinstance(f, TaskFrame) and f.step == "outcome":
-                return f"  {n(f.winner)} wins the melee"
-            if isinstance(f, TaskFrame) and f.step == "damage" and f.winner:
-                return f"  {n(f.winner)} hits {n(f.victim)}"
-            return None
-        case ev.ProcedureEnded():
-            return None
-        case ev.WeaponDrawn():
-            return f"  {n(event.unit)} draws {state.units[event.unit].weapons[event.weapon].name}"
-        case ev.ItemPickedUp():
-            return f"  {n(event.unit)} picks up {state.items[event.item].name}"
-        case ev.ObjectiveSecured():
-            return f"  {n(event.unit)} secures {state.objectives[event.objective].name} for side {event.side}"
-        case ev.GuardTaken():
-            return f"  {n(event.unit)} takes guard"
-        case ev.Readied():
-            return f"  {n(event.unit)} readies an attack"
-        case ev.ReadyTriggered():
-            return f"  {n(event.unit)} fires from Ready"
-        case ev.AssistGiven():
-            return f"  {n(event.unit)} assists {n(event.ally)}"
-        case ev.AssistUsed():
-            return None
-        case ev.Directed():
-            return None
-        case ev.AdvantageCreated():
-            return f"  an advantage is created against {n(event.unit)}"
-        case ev.AdvantageUsed():
-            return None
-        case ev.Stabilised():
-            return f"  {n(event.unit)} is stabilised"
-        case ev.Recovered():
-            return f"  {n(event.unit)} recovers (+{event.resistance} Resistance, may Avoid an Injury again)"
-        case ev.StressRegained():
-            return f"  {n(event.unit)} regains {event.amount} Stress"
-        case ev.StressLost():
-            u = state.units[event.unit]
-            return f"  {n(event.unit)} loses {event.amount} Stress ({u.stress} -> {max(0, u.stress - event.amount)})"
-        case ev.InjuryAvoided():
-            return f"  {n(event.unit)} avoids the Injury ({event.by})"
-        case ev.ComplicationSuffered():
-            return f"  {n(event.unit)} suffers a Complication ({event.reason})"
-        case ev.InjurySuffered():
-            return f"  {n(event.unit)} suffers an Injury: now {event.result}"
-        case ev.UnitDied():
-            return f"  {n(event.unit)} dies: {event.reason}"
-        case ev.RoundEnded():
-            return f"end of round {event.round}"
-        case ev.Checkpoint():
-            return None
-        case ev.Resigned():
-            return f"side {event.side} resigns" + (f" ({event.reason})" if event.reason else "")
-        case ev.GameCancelled():
-            return ("the game expired: nobody joined in time" if event.reason == "expired"
-                    else f"side {event.seat} cancels the game before anyone joined")
-        case ev.GameEnded():
-            o = event.outcome
-            who = f"side {o.winner} wins" if o.winner else "a draw"
-            return f"GAME OVER: {who} ({o.reason}); points {o.points}"
-        case ev.SeedRevealed():
-            return f"the server reveals its dice seed {event.server_seed[:16]}…"
-        # -- challenges module (seed 002)
-        case ev.SaltDrawn():
-            return None
-        case ev.ActionPointsChanged():
-            return f"  side {event.side}: {event.delta:+d} Action Points ({event.reason})"
-        case ev.CardDrawn():
-            return f"  side {event.side} draws {'a card (hidden)' if isinstance(event.card, Hidden) else event.card}"
-        case ev.CardPlayed():
-            return f"  side {event.side} plays {event.card}"
-        case ev.CardCreated():
-            return f"  {n(event.unit)} creates the card {event.card}"
-        case ev.FateChanged():
-            return f"  {n(event.unit)}: {event.delta:+d} fate ({event.reason})"
-        case ev.ChallengeResolved():
-            return (f"  {event.op}: {n(event.attacker)} {event.attacker_successes} against {event.defender_successes} "
-                    f"({event.target}): {event.result}" + (f" {event.amount}" if event.amount else ""))
-        case ev.FacilityDamaged():
-            return f"  facility {event.facility} takes {event.amount} damage"
-        case ev.FacilityDestroyed():
-            return f"  facility {event.facility} is destroyed"
-        case ev.StealthChanged():
-            return f"  {n(event.unit)} {'hides' if event.stealthed else 'is no longer stealthed'}" + (
-                f" ({event.reason})" if event.reason else "")
-    return type(event).__name__
+    if isinstance(f, TaskFrame) and f.step == "outcome":
+        return f"  {n(f.winner)} wins the melee"
+    if isinstance(f, TaskFrame) and f.step == "damage" and f.winner:
+        return f"  {n(f.winner)} hits {n(f.victim)}"
+    return None
+
+
+def _unit_moved(event: ev.UnitMoved, state: State, n) -> str:
+    u = state.units[event.unit]
+    return f"  {n(event.unit)} moves ({u.x},{u.y}) -> ({event.x},{event.y})"
+
+
+def _stress_lost(event: ev.StressLost, state: State, n) -> str:
+    u = state.units[event.unit]
+    return f"  {n(event.unit)} loses {event.amount} Stress ({u.stress} -> {max(0, u.stress - event.amount)})"
+
+
+def _game_cancelled(event: ev.GameCancelled, state: State, n) -> str:
+    return ("the game expired: nobody joined in time" if event.reason == "expired"
+            else f"side {event.seat} cancels the game before anyone joined")
+
+
+def _game_ended(event: ev.GameEnded, state: State, n) -> str:
+    o = event.outcome
+    who = f"side {o.winner} wins" if o.winner else "a draw"
+    return f"GAME OVER: {who} ({o.reason}); points {o.points}"
+
+
+def _nothing(event, state: State, n) -> None:
+    return None
+
+
+# The core's events: type -> (event, the state before it, n(unit id)) -> its line, or None.
+_EVENTS = {
+    ev.GameCreated: _game_created,
+    ev.ClientSeedAdded: lambda e, state, n: f"seat {e.seat} adds its client seed {e.seed!r}",
+    ev.SeatTaken: lambda e, state, n: f"seat {e.seat} is taken" + (f" by {e.name}" if e.name else ""),
+    ev.GameStarted: lambda e, state, n: "the game starts",
+    ev.RoundStarted: lambda e, state, n: f"── round {e.round} ──",
+    ev.DiceRolled: _dice_rolled,
+    ev.InitiativeWon: lambda e, state, n: f"side {e.side} wins the initiative",
+    ev.DecisionRequested: _nothing,
+    ev.OptionChosen: _option_chosen,
+    ev.ActivationPassed: lambda e, state, n: f"the action passes to side {e.side}" + (
+        " (kept the initiative)" if e.kept else ""),
+    ev.TurnStarted: lambda e, state, n: f"{n(e.unit)} takes a turn",
+    ev.TurnEnded: _nothing,
+    ev.MinorActionTaken: _nothing,
+    ev.TaskAttempted: _nothing,
+    ev.UnitMoved: _unit_moved,
+    ev.ProneChanged: lambda e, state, n: f"  {n(e.unit)} {'drops prone' if e.prone else 'stands up'}",
+    ev.PoolChanged: lambda e, state, n: f"  side {e.side} {e.pool} {e.delta:+d} ({e.reason})",
+    ev.ProcedureStarted: _procedure_started,
+    ev.ProcedureUpdated: _procedure_updated,
+    ev.ProcedureEnded: _nothing,
+    ev.WeaponDrawn: lambda e, state, n: f"  {n(e.unit)} draws {state.units[e.unit].weapons[e.weapon].name}",
+    ev.ItemPickedUp: lambda e, state, n: f"  {n(e.unit)} picks up {state.items[e.item].name}",
+    ev.ObjectiveSecured: lambda e, state, n: (f"  {n(e.unit)} secures {state.objectives[e.objective].name} "
+                                              f"for side {e.side}"),
+    ev.GuardTaken: lambda e, state, n: f"  {n(e.unit)} takes guard",
+    ev.Readied: lambda e, state, n: f"  {n(e.unit)} readies an attack",
+    ev.ReadyTriggered: lambda e, state, n: f"  {n(e.unit)} fires from Ready",
+    ev.AssistGiven: lambda e, state, n: f"  {n(e.unit)} assists {n(e.ally)}",
+    ev.AssistUsed: _nothing,
+    ev.Directed: _nothing,
+    ev.AdvantageCreated: lambda e, state, n: f"  an advantage is created against {n(e.unit)}",
+    ev.AdvantageUsed: _nothing,
+    ev.Stabilised: lambda e, state, n: f"  {n(e.unit)} is stabilised",
+    ev.Recovered: lambda e, state, n: f"  {n(e.unit)} recovers (+{e.resistance} Resistance, may Avoid an Injury again)",
+    ev.StressRegained: lambda e, state, n: f"  {n(e.unit)} regains {e.amount} Stress",
+    ev.StressLost: _stress_lost,
+    ev.InjuryAvoided: lambda e, state, n: f"  {n(e.unit)} avoids the Injury ({e.by})",
+    ev.ComplicationSuffered: lambda e, state, n: f"  {n(e.unit)} suffers a Complication ({e.reason})",
+    ev.InjurySuffered: lambda e, state, n: f"  {n(e.unit)} suffers an Injury: now {e.result}",
+    ev.UnitDied: lambda e, state, n: f"  {n(e.unit)} dies: {e.reason}",
+    ev.RoundEnded: lambda e, state, n: f"end of round {e.round}",
+    ev.Checkpoint: _nothing,
+    ev.Resigned: lambda e, state, n: f"side {e.side} resigns" + (f" ({e.reason})" if e.reason else ""),
+    ev.GameCancelled: _game_cancelled,
+    ev.GameEnded: _game_ended,
+    ev.SeedRevealed: lambda e, state, n: f"the server reveals its dice seed {e.server_seed[:16]}…",
+}

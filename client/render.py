@@ -8,15 +8,11 @@ facility names) is escaped with ``skirmish.client.safe.safe`` before it is place
 from __future__ import annotations
 
 from skirmish.client.safe import safe
-from skirmish.engine.base import Hidden
-from skirmish.engine.model import ChallengeFrame, Decision, Option, State, TaskFrame, Unit
+from skirmish.engine.model import Decision, Option, State, TaskFrame, Unit
 from skirmish.engine.rules import registry
-from skirmish.engine.rules.challenges import dice as cdice
 from skirmish.engine.rules.core.tasks import dice_cost, is_prepared
 
 MOVES = ("move", "sprint", "fend")  # options shown packed, several to a line
-CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponent's successes",
-                "convert": "turn up to {v} failed dice into successes", "fate": "+{v} fate for re-rolls"}
 
 
 # What the bundled modules add to the text views (``Module.render``), all of them: a module's
@@ -40,16 +36,6 @@ def _verb(option: Option) -> str:
     if option[0] in shown.carriers:
         return shown.carriers[option[0]] + _verb(option[1:])
     return {"move": "move", "sprint": "sprint", "fend": "fend off to"}[option[0]]
-
-
-def card_text(state: State, name) -> str:
-    """A card and what playing it does, e.g. ``jam (re-roll the opponent's successes)``."""
-    if isinstance(name, Hidden):
-        return "a hidden card"
-    card = state.challenges.cards.get(name) if state.challenges else None
-    if card is None:
-        return safe(name)
-    return f"{safe(name)} ({CARD_EFFECTS.get(card.effect, card.effect).format(v=card.value)})"
 
 
 def _weapon_name(unit: Unit | None, index: int) -> str:
@@ -120,7 +106,6 @@ def units(state: State, side: str = "") -> str:
                                  ("exposed", u.exposed), ("acted", u.acted), ("commander", u.commander)) if on]
         for unit_flags in shown.unit_flags:  # the modules' (Module.render)
             flags += unit_flags(u)
-        flags += [f for f, on in ((f"fate {u.fate}", u.fate), ("stealthed", u.stealthed)) if on]
         drawn = [safe(w.name) for i, w in enumerate(u.weapons) if i not in u.stowed]
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
@@ -139,8 +124,9 @@ def _pools(pool: dict[str, int], side: str) -> str:
 
 
 def status(state: State, side: str = "") -> str:
-    """Round, who acts, the pools (Momentum, Threat, Command Tokens, Action Points), your hand
-    of cards and the other side's hand size, the objectives, items and facilities."""
+    """Round, who acts, the pools (Momentum, Threat, the modules' such as Command Tokens and Action
+    Points), the modules' lines (your hand of cards and the other side's hand size), the objectives,
+    items and the modules' places (facilities)."""
     head, places = status_parts(state, side)
     return head + ("\n" + places if places else "")
 
@@ -148,24 +134,17 @@ def status(state: State, side: str = "") -> str:
 def status_parts(state: State, side: str = "") -> tuple[str, str]:
     """``status`` in two parts: the round, the pools and the hands (which change often), and
     the objectives, items and facilities (which change seldom)."""
+    rendered = registry.rules_of(state).render  # the game's modules' (Module.render)
     parts = [f"round {state.round}/{state.rounds}", f"phase {state.phase}"]
     if state.phase == "activation":
         parts.append(f"side {state.to_act} to act" + (" (you)" if state.to_act == side else ""))
     lines = ["  ".join(parts)]
     pools = [f"Momentum: {_pools(state.momentum, side)}", f"Threat: {_pools(state.threat, side)}"]
-    for module_pools in registry.rules_of(state).render.pools:  # the modules' pools (Module.render)
+    for module_pools in rendered.pools:
         pools += [f"{name}: {_pools(pool, side)}" for name, pool in module_pools(state)]
-    if state.action_points:
-        pools.append(f"Action Points: {_pools(state.action_points, side)}")
     lines.append("  " + "; ".join(pools))
-    if state.challenges is not None:
-        for s in sorted(state.hands):
-            hand = state.hands.get(s, [])
-            if s == side:
-                cards = ", ".join(card_text(state, c) for c in sorted(hand)) or "no cards"
-                lines.append(f"  your hand ({len(hand)}): {cards}")
-            else:
-                lines.append(f"  side {s} holds {len(hand)} card{'s' if len(hand) != 1 else ''} (hidden)")
+    for module_status in rendered.status:
+        lines += [safe(line) for line in module_status(state, side)]
     head, lines = "\n".join(lines), []
     for o in state.objectives.values():
         held = f"held by side {o.holder}" if o.holder else "not secured"
@@ -173,11 +152,8 @@ def status_parts(state: State, side: str = "") -> tuple[str, str]:
     for i in state.items.values():
         where = f"carried by {safe(i.carrier)}" if i.carrier else f"at ({i.x},{i.y})"
         lines.append(f"item {safe(i.id)} '{safe(i.name)}' {where}")
-    for f in state.facilities.values():
-        gone = "destroyed" if f.damage >= f.structure else f"damage {f.damage}/{f.structure}"
-        intel = f", intel center {f.intel}" if f.intel else ""
-        lines.append(f"facility {safe(f.id)} '{safe(f.name)}' of side {f.side} at ({f.x},{f.y}): "
-                     f"defence {f.defence}, {gone}{intel}")
+    for module_places in rendered.places:
+        lines += [safe(line) for line in module_places(state)]
     return head, "\n".join(lines)
 
 
@@ -188,135 +164,164 @@ def label(option: Option, state: State, decision: Decision) -> str:
 
 
 def _label(option: Option, state: State, decision: Decision) -> str:
-    kind, args = option[0], option[1:]
-    units_ = state.units
-    actor = units_.get(decision.unit)
-
     def uname(uid) -> str:
-        u = units_.get(uid)
-        return f"{uid} ({u.name})" if u else str(uid)
-
-    def fname(fid) -> str:
-        f = state.facilities.get(fid)
-        return f"{fid} ({f.name})" if f else str(fid)
+        return _unit_name(state, uid)
 
     for module_label in shown.labels:  # the modules' options (Module.render)
         told = module_label(option, state, decision, uname)
         if told is not None:
             return told
-    match kind, args:
-        case "end", ():
-            return "end the turn"
-        case "unit", (uid,):
-            return f"activate {uname(uid)}"
-        case "first", (side,):
-            return f"side {side} acts first" + (" (you)" if side == decision.side else "")
-        case "pass", ():
-            return "let the action pass"
-        case "keep", () if decision.kind == "keep_initiative":
+    kind, args = option[0], option[1:]
+    told = _PLAIN.get(kind) if not args else None
+    if told is None and kind in _LABELS:
+        told = _LABELS[kind](args, state, decision)
+    if told is None and args and kind in shown.carriers:  # a module's option carrying another (Shown.carriers)
+        told = shown.carriers[kind] + _label(args, state, decision)
+    return told if told is not None else " ".join(str(v).replace("_", " ") for v in option)
+
+
+def _unit_name(state: State, uid) -> str:
+    u = state.units.get(uid)
+    return f"{uid} ({u.name})" if u else str(uid)
+
+
+# The core's options without arguments whose label says it all.
+_PLAIN = {
+    "end": "end the turn", "pass": "let the action pass", "aim": "aim (minor action)",
+    "prepare": "prepare (minor action: the first bonus die is free)", "prone": "drop prone", "stand": "stand up",
+    "hold": "hold fire", "recover": "recover (task)", "sprint": "sprint (task)", "guard": "guard (task)",
+    "ready": "ready an attack (task)", "none": "no task", "threat": "no bystander: the attacker suffers a complication",
+    "damage": "inflict damage", "accept": "accept the Injury", "stay": "stay where you are",
+}
+
+
+def _first(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (side,):
+            return f"side {side} acts first" + (" (you)" if side == d.side else "")
+    return None
+
+
+def _keep(args, state: State, d: Decision) -> str | None:
+    match args:
+        case () if d.kind == "keep_initiative":
             return "keep the initiative (2 Momentum)"
-        case "keep", ():
+        case ():
             return "keep the dice"
-        case "aim", ():
-            return "aim (minor action)"
-        case "prepare", ():
-            return "prepare (minor action: the first bonus die is free)"
-        case "prone", ():
-            return "drop prone"
-        case "stand", ():
-            return "stand up"
-        case "draw", (i,):
-            return f"draw {_weapon_name(actor, i)}"
-        case "pickup", (iid,):
+    return None
+
+
+def _pickup(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (iid,):
             item = state.items.get(iid)
             return f"pick up {item.name if item else iid}"
-        case "interact", (oid,):
-            o = state.objectives.get(oid)
-            return f"secure {o.name if o else oid} (interact)"
-        case "move", (x, y):
-            return f"move to ({x},{y})"
-        case "sprint", (x, y):
-            return f"sprint to ({x},{y})"
-        case "fend", (x, y):
-            return f"fend off to ({x},{y})"
-        case "attack", (target, weapon, lethal):
-            return f"attack {target} with {_weapon_name(actor, weapon)} ({'lethal' if lethal else 'non-lethal'})"
-        case "fire", (uid, weapon, lethal):
-            return (f"{uid} fires at {decision.unit} with {_weapon_name(units_.get(uid), weapon)} "
-                    f"({'lethal' if lethal else 'non-lethal'})")
-        case "hold", ():
-            return "hold fire"
-        case "recover", ():
-            return "recover (task)"
-        case "sprint", ():
-            return "sprint (task)"
-        case "first_aid", (uid,):
-            return f"first aid on {uname(uid)}"
-        case "create_advantage", (uid,):
-            return f"create an advantage against {uname(uid)}"
-        case "other", (oid,):
-            o = state.objectives.get(oid)
-            return f"task to secure {o.name if o else oid}"
-        case "guard", ():
-            return "guard (task)"
-        case "ready", ():
-            return "ready an attack (task)"
-        case "assist", (uid,):
-            return f"assist {uname(uid)}"
-        case "direct", (uid,):
-            return f"direct {uname(uid)}"
-        case "none", ():
-            return "no task"
-        case "buy", (0,):
+    return None
+
+
+def _objective(text: str):
+    """``("interact", objective)`` and ``("other", objective)``: ``text`` with the objective's name."""
+    def label(args, state: State, d: Decision) -> str | None:
+        match args:
+            case (oid,):
+                o = state.objectives.get(oid)
+                return text.format(o.name if o else oid)
+        return None
+    return label
+
+
+def _to_cell(verb: str):
+    """``("move", x, y)``, ``("sprint", x, y)``, ``("fend", x, y)``."""
+    def label(args, state: State, d: Decision) -> str | None:
+        match args:
+            case (x, y):
+                return f"{verb} to ({x},{y})"
+        return None
+    return label
+
+
+def _of_unit(text: str):
+    """An option naming one unit, e.g. ``("unit", "a1")``: ``text`` with the unit's id and name."""
+    def label(args, state: State, d: Decision) -> str | None:
+        match args:
+            case (uid,):
+                return text.format(_unit_name(state, uid))
+        return None
+    return label
+
+
+def _draw(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (i,):
+            return f"draw {_weapon_name(state.units.get(d.unit), i)}"
+    return None
+
+
+def _lethal(lethal) -> str:
+    return "lethal" if lethal else "non-lethal"
+
+
+def _attack(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (target, weapon, lethal):
+            return f"attack {target} with {_weapon_name(state.units.get(d.unit), weapon)} ({_lethal(lethal)})"
+    return None
+
+
+def _fire(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (uid, weapon, lethal):
+            return f"{uid} fires at {d.unit} with {_weapon_name(state.units.get(uid), weapon)} ({_lethal(lethal)})"
+    return None
+
+
+def _buy(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (0,):
             return "roll without bonus dice"
-        case "buy", (n, pool):
-            return f"buy {n} bonus d20 with {pool}" + _buy_cost(state, decision, n, pool)
-        case "reroll", (i,):
+        case (n, pool):
+            return f"buy {n} bonus d20 with {pool}" + _buy_cost(state, d, n, pool)
+    return None
+
+
+def _reroll(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (i,):
             frame = state.stack[-1] if state.stack else None
             rolled = frame.rolled[i] if isinstance(frame, TaskFrame) and i < len(frame.rolled) else "?"
             return f"re-roll die {i + 1} (rolled {rolled})"
-        case "threat", ():
-            return "no bystander: the attacker suffers a complication"
-        case "bystander", (uid,):
-            return f"the shot strikes bystander {uname(uid)}"
-        case "damage", ():
-            return "inflict damage"
-        case "damage", (lethal,):
+    return None
+
+
+def _damage(args, state: State, d: Decision) -> str | None:
+    match args:
+        case (lethal,):
             return "strike back lethally" if lethal else "strike back non-lethally"
-        case "accept", () if decision.kind == "prerogative":
-            return "accept the dice as they are (Defender's Prerogative: the challenge ends now)"
-        case "accept", () if decision.kind in ("respond", "threshold"):
-            return "accept the dice as they are"
-        case "accept", ():
-            return "accept the Injury"
-        case "avoid", (by,):
-            return f"avoid the Injury ({by})"
-        case "spend", (n,):
-            return f"spend {n} Momentum"
-        case "stay", ():
-            return "stay where you are"
-        # challenges module (seed 002)
-        case "fate", (n,):
-            return f"spend {n} fate: re-roll your failed dice"
-        case "card", (name,):
-            return "play a card (hidden from you)" if isinstance(name, Hidden) else f"play {card_text(state, name)}"
-        case "assassinate", ("*", ap):
-            return f"assassinate an enemy hero within reach, picked at random ({ap} Action Points)"
-        case "assassinate", (uid, ap):
-            return f"assassinate {uname(uid)} ({ap} Action Points)"
-        case "sabotage", ("*", ap):
-            return f"sabotage an enemy facility within reach, picked at random ({ap} Action Points)"
-        case "sabotage", (fid, ap):
-            return f"sabotage {fname(fid)} ({ap} Action Points)"
-        case "create", (ability, ap):
-            made = state.challenges.creates.get(ability) if state.challenges else None
-            what = f"the card {made.card}" if made else "a card"
-            return f"create {what} as {ability} ({ap} Action Points)"
-        case "stealth", (ap,):
-            return f"hide: go stealthed ({ap} Action Points)"
-        case _, (_, *_) if kind in shown.carriers:  # a module's option carrying another (Shown.carriers)
-            return shown.carriers[kind] + _label(args, state, decision)
-    return " ".join(str(v).replace("_", " ") for v in option)
+    return None
+
+
+def _with_one(text: str):
+    """An option with one plain argument, e.g. ``("spend", 2)``: ``text`` with it."""
+    def label(args, state: State, d: Decision) -> str | None:
+        match args:
+            case (value,):
+                return text.format(value)
+        return None
+    return label
+
+
+# The core's options with arguments (and "keep", whose label depends on the decision): option
+# kind -> (its arguments, state, decision) -> the label, or None when the arguments are not its.
+_LABELS = {
+    "unit": _of_unit("activate {}"), "first": _first, "keep": _keep, "draw": _draw, "pickup": _pickup,
+    "interact": _objective("secure {} (interact)"), "other": _objective("task to secure {}"),
+    "move": _to_cell("move"), "sprint": _to_cell("sprint"), "fend": _to_cell("fend off"),
+    "attack": _attack, "fire": _fire,
+    "first_aid": _of_unit("first aid on {}"), "create_advantage": _of_unit("create an advantage against {}"),
+    "assist": _of_unit("assist {}"), "direct": _of_unit("direct {}"),
+    "buy": _buy, "reroll": _reroll, "bystander": _of_unit("the shot strikes bystander {}"), "damage": _damage,
+    "avoid": _with_one("avoid the Injury ({})"), "spend": _with_one("spend {} Momentum"),
+}
 
 
 class Menu:
@@ -402,8 +407,6 @@ DECISION_TITLES = {
     "aim": "aim: re-roll one d20?", "bystander": "a missed shot: a bystander or a Complication",
     "melee_won": "you won the melee", "avoid_injury": "an Injury: accept or avoid it",
     "recover_stress": "spend Momentum to regain Stress",
-    "prerogative": "challenge: your Defender's Prerogative", "respond": "challenge: respond",
-    "threshold": "challenge: against the threshold",
     **shown.titles,  # the modules' decisions (Module.render)
 }
 
@@ -442,27 +445,13 @@ def clock_short(move_ms: int, reserve_ms: int, timeouts: int) -> str:
 
 
 def procedure(state: State, side: str = "") -> str:
-    """The procedure under way, when a decision is part of one: a challenge's two pools (each
-    die, the successes, the fate left, who accepted), or a Task's dice while they may change."""
+    """The procedure under way, when a decision is part of one: a module's (a challenge's two pools:
+    each die, the successes, the fate left), or a Task's dice while they may change."""
     frame = state.stack[-1] if state.stack else None
-    if isinstance(frame, ChallengeFrame) and frame.step == "turn":
-        def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:
-            you = " (you)" if s == side else ""
-            n = cdice.successes(dice_)
-            return (f"{who} {safe(uid)}{you}: {list(dice_)} = {n} success{'' if n == 1 else 'es'}, "
-                    f"{fate} fate to spend")
-        lines = [f"challenge: {frame.op.replace('_', ' ')} by {safe(frame.attacker)}"
-                 + (f" against {safe(frame.target)}" if frame.target else "")
-                 + ("; the dice succeed on 4, 5 and 6")]
-        lines.append("  " + pool("attacker", frame.attacker, frame.apool, frame.afate, frame.aside))
-        if frame.dside:
-            lines.append("  " + pool("defender", frame.target, frame.dpool, frame.dfate, frame.dside))
-            margin = cdice.opposed(frame.apool, frame.dpool)
-            lines.append(f"  as they stand: {'the attacker wins by ' + str(margin) if margin > 0 else 'no hit'}")
-        else:
-            met = cdice.threshold_met(frame.apool, frame.threshold)
-            lines.append(f"  threshold {frame.threshold}: {'met' if met else 'not met'}")
-        return "\n".join(lines)
+    told = shown.procedures.get(type(frame))  # a module's procedure (Module.render)
+    lines = told(frame, state, side) if told is not None else []
+    if lines:
+        return "\n".join(safe(line) for line in lines)
     if isinstance(frame, TaskFrame) and frame.rolled and frame.step in ("aim", "resolve"):
         return f"task: {frame.task.replace('_', ' ')} by {safe(frame.unit)}, dice {list(frame.rolled)}" + (
             f", the defence's {list(frame.opposed)}" if frame.opposed else "")

@@ -12,7 +12,7 @@ from typing import Union
 import msgspec
 
 from skirmish.engine.rules.bundled import fields, parts
-from skirmish.engine.model import Board, ChallengeSetup, Decision, FrameT, Item, Objective, Option, Outcome, Unit
+from skirmish.engine.model import Board, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
 from skirmish.engine.base import Event, Hidden  # noqa: E402  (the base of every event, the modules' too)
@@ -39,9 +39,7 @@ class _GameCreatedCore(Event):
 # The game's data each bundled module takes from its mission (``CREATED`` in its ``fields.py``), in
 # the order of ``skirmish.engine.rules.bundled.BUNDLED``: after the core's, the order of the stored
 # bytes. Each is in every game's GameCreated, at its default in a game without the module.
-MODULE_CREATED = fields("fields", "CREATED", {
-    "challenges": (("challenges", ChallengeSetup | None, None),),  # -- challenges module (seed 002): its mission data
-})
+MODULE_CREATED = fields("fields", "CREATED")
 
 
 class GameCreated(msgspec.defstruct("_GameCreated", MODULE_CREATED, bases=(_GameCreatedCore,), module=__name__)):
@@ -286,77 +284,6 @@ class UnitDied(Event):
     reason: str
 
 
-# -- challenges module (seed 002) -----------------------------------------------------------
-
-
-class SaltDrawn(Event):
-    """Secret dice mixed into the state, so that a Checkpoint's hash cannot be searched for the
-    hidden hands (``Hidden`` in every view until the game is over)."""
-
-    salt: tuple[int, ...] | Hidden
-
-
-class ActionPointsChanged(Event):
-    side: str
-    delta: int
-    reason: str
-
-
-class CardDrawn(Event):
-    """``side`` drew ``card`` from its deck (the other side and spectators see a ``Hidden``)."""
-
-    side: str
-    card: str | Hidden
-
-
-class CardPlayed(Event):
-    side: str
-    card: str
-    unit: str = ""
-
-
-class CardCreated(Event):
-    """A threshold challenge won: ``card`` is added to ``side``'s hand (public: the ability says
-    what it creates)."""
-
-    side: str
-    card: str
-    unit: str = ""
-
-
-class FateChanged(Event):
-    unit: str
-    delta: int
-    reason: str
-
-
-class ChallengeResolved(Event):
-    """The damage assessment's dialogue: who rolled what and what it came to."""
-
-    op: str
-    attacker: str
-    target: str
-    attacker_successes: int
-    defender_successes: int  # the threshold, for a threshold challenge
-    result: str  # "wounds" | "damage" | "duel" | "created" | "failed" | "none"
-    amount: int = 0
-
-
-class FacilityDamaged(Event):
-    facility: str
-    amount: int
-
-
-class FacilityDestroyed(Event):
-    facility: str
-
-
-class StealthChanged(Event):
-    unit: str
-    stealthed: bool
-    reason: str = ""
-
-
 # the events of the modules that keep them in their own folder (skirmish.engine.rules.bundled.parts)
 _MODULE_EVENTS = tuple(event for part in parts("events") for event in part.EVENTS)
 AnyEvent = Union[(
@@ -369,8 +296,5 @@ AnyEvent = Union[(
     ComplicationSuffered, InjurySuffered, UnitDied, WeaponDrawn, ItemPickedUp, ObjectiveSecured,
     GuardTaken, Readied, ReadyTriggered, AssistGiven, AssistUsed, Directed, AdvantageCreated,
     AdvantageUsed, Stabilised, Recovered, StressRegained,
-    # -- challenges module (seed 002)
-    SaltDrawn, ActionPointsChanged, CardDrawn, CardPlayed, CardCreated, FateChanged, ChallengeResolved,
-    FacilityDamaged, FacilityDestroyed, StealthChanged,
     *_MODULE_EVENTS,
 )]

@@ -40,15 +40,6 @@ def initial_state(created: ev.GameCreated) -> State:
     )
     for initial in _INITIAL:  # the modules' parts of the initial state (skirmish.engine.rules.bundled.parts)
         initial(state, created)
-    if created.challenges is not None:  # -- challenges module (seed 002)
-        setup = created.challenges
-        state.challenges = setup
-        state.facilities = {f.id: msgspec.structs.replace(f) for f in setup.facilities}
-        state.decks = {side: list(setup.decks.get(side, ())) for side in SIDES}
-        state.hands = {side: [] for side in SIDES}
-        state.played = {side: [] for side in SIDES}
-        state.created = {side: [] for side in SIDES}
-        state.action_points = {side: 0 for side in SIDES}
     state.seq = 1
     return state
 
@@ -354,90 +345,6 @@ def _unit_died(s: State, e: ev.UnitDied) -> None:
     _unit(s, e.unit).dead = True
 
 
-# -- challenges module (seed 002) -----------------------------------------------------------
-
-
-def _challenge_sides(s: State, side: str) -> None:
-    if s.challenges is None:
-        raise InvalidEvent("the challenges module is not on in this game")
-    if side not in SIDES:
-        raise InvalidEvent(f"no side {side!r}")
-
-
-def _salt_drawn(s: State, e: ev.SaltDrawn) -> None:
-    s.salt = e.salt if isinstance(e.salt, Hidden) else tuple(e.salt)
-
-
-def _action_points_changed(s: State, e: ev.ActionPointsChanged) -> None:
-    _challenge_sides(s, e.side)
-    value = s.action_points[e.side] + e.delta
-    if value < 0:
-        raise InvalidEvent(f"side {e.side} would have {value} Action Points")
-    s.action_points[e.side] = value
-
-
-def _card_drawn(s: State, e: ev.CardDrawn) -> None:
-    _challenge_sides(s, e.side)
-    deck = s.decks[e.side]
-    if isinstance(e.card, Hidden) and deck:  # a viewer's: which card left the deck is unknown to it
-        s.decks[e.side] = [e.card] * (len(deck) - 1)
-    elif e.card in deck:
-        deck.remove(e.card)
-    else:
-        raise InvalidEvent(f"side {e.side}'s deck holds no card {e.card!r}")
-    s.hands[e.side].append(e.card)
-
-
-def _card_played(s: State, e: ev.CardPlayed) -> None:
-    _challenge_sides(s, e.side)
-    hand = s.hands[e.side]
-    if e.card in hand:
-        hand.remove(e.card)
-    elif (hidden := next((c for c in hand if isinstance(c, Hidden)), None)) is not None:
-        hand.remove(hidden)  # a card this viewer had not seen until now
-    else:
-        raise InvalidEvent(f"side {e.side} holds no card {e.card!r}")
-    s.played[e.side].append(e.card)
-
-
-def _card_created(s: State, e: ev.CardCreated) -> None:
-    _challenge_sides(s, e.side)
-    if s.challenges is not None and e.card not in s.challenges.cards:
-        raise InvalidEvent(f"no card {e.card!r} in this game")
-    s.hands[e.side].append(e.card)
-    s.created[e.side].append(e.card)
-
-
-def _fate_changed(s: State, e: ev.FateChanged) -> None:
-    u = _unit(s, e.unit)
-    if u.fate + e.delta < 0:
-        raise InvalidEvent(f"{e.unit} has only {u.fate} fate")
-    u.fate += e.delta
-
-
-def _challenge_resolved(s: State, e: ev.ChallengeResolved) -> None:
-    pass  # its effects follow as their own events
-
-
-def _facility(s: State, fid: str):
-    f = s.facilities.get(fid)
-    if f is None or f.destroyed:
-        raise InvalidEvent(f"no facility {fid!r} standing in game {s.game_id}")
-    return f
-
-
-def _facility_damaged(s: State, e: ev.FacilityDamaged) -> None:
-    _facility(s, e.facility).damage += e.amount
-
-
-def _facility_destroyed(s: State, e: ev.FacilityDestroyed) -> None:
-    _facility(s, e.facility).destroyed = True
-
-
-def _stealth_changed(s: State, e: ev.StealthChanged) -> None:
-    _unit(s, e.unit).stealthed = e.stealthed
-
-
 _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.ClientSeedAdded: _client_seed_added,
     ev.SeatTaken: _seat_taken,
@@ -483,19 +390,8 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.ComplicationSuffered: _complication_suffered,
     ev.InjurySuffered: _injury_suffered,
     ev.UnitDied: _unit_died,
-    # -- challenges module (seed 002)
-    ev.SaltDrawn: _salt_drawn,
-    ev.ActionPointsChanged: _action_points_changed,
-    ev.CardDrawn: _card_drawn,
-    ev.CardPlayed: _card_played,
-    ev.CardCreated: _card_created,
-    ev.FateChanged: _fate_changed,
-    ev.ChallengeResolved: _challenge_resolved,
-    ev.FacilityDamaged: _facility_damaged,
-    ev.FacilityDestroyed: _facility_destroyed,
-    ev.StealthChanged: _stealth_changed,
 }
-# the handlers of the modules whose events live in their own folder (skirmish.engine.rules.bundled.parts)
+# the bundled modules' handlers (their evolve.py: skirmish.engine.rules.bundled.parts)
 for _part in parts("evolve"):
     _HANDLERS.update(_part.HANDLERS)
 # their ``initial(state, created)``: what each sets up of the initial state from GameCreated

@@ -17,8 +17,6 @@ from skirmish.engine import board as geo
 from skirmish.engine.errors import MissionError
 from skirmish.engine.events import MODULE_CREATED, GameCreated
 from skirmish.engine.model import SIDES, Board, Item, Objective, Stats, Unit, Weapon
-from skirmish.engine.rules.challenges.setup import ChallengesSpec
-from skirmish.engine.rules.challenges import setup as challenges_setup
 from skirmish.engine.rules.bundled import fields, parts
 from skirmish.engine.rules.registry import known_modules
 from skirmish.engine.versions import ENGINE_VERSION  # the rules' version, logged in every GameCreated (skirmish.engine.versions)
@@ -123,11 +121,7 @@ class _ProfileCore(_Strict):
     resistance: int = 0
     stress: int | None = None  # derived: Fitness + Security (RULES-BRIEF) unless given
     points: int = 1
-    # -- challenges module (seed 002)
-    fate: int = 0
-    abilities: dict[str, int] = {}
-    stealthed: bool = False
-    # -- the fields of the modules that keep them in their own folder: ``ProfileSpec`` below
+    # -- the rules modules' fields: ``ProfileSpec`` below
 
 
 # A profile: the core's fields, then each bundled module's (``PROFILE`` in its ``mission.py``).
@@ -163,9 +157,8 @@ class _MissionSpecCore(_Strict):
 
 
 # A mission file: the core's tables, then each bundled module's (``TABLES`` in its ``mission.py``).
-MissionSpec = msgspec.defstruct("MissionSpec", fields("mission", "TABLES", {
-    "challenges": (("challenges", ChallengesSpec | None, None),),  # -- challenges module (seed 002)
-}), bases=(_MissionSpecCore,), module=__name__, forbid_unknown_fields=True)
+MissionSpec = msgspec.defstruct("MissionSpec", fields("mission", "TABLES"), bases=(_MissionSpecCore,), module=__name__,
+                                forbid_unknown_fields=True)
 
 
 class _MissionCore(msgspec.Struct, frozen=True):
@@ -207,19 +200,16 @@ def parse_mission(text: str, source: str = "<mission>") -> Mission:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MissionError(source, "(toml)", str(exc)) from None
-    # Tables of named entries are converted one entry at a time, so an error names the entry.
-    for table, kind in (("sides", SideSpec), ("weapons", WeaponSpec), ("profiles", ProfileSpec)):
-        entries = raw.get(table)
+    # Tables of named entries (the core's, then the modules' ``ENTRIES``: a dotted path) are
+    # converted one entry at a time, so an error names the entry.
+    named = [("sides", SideSpec), ("weapons", WeaponSpec), ("profiles", ProfileSpec)]
+    for path, kind in named + [e for part in parts("mission") for e in getattr(part, "ENTRIES", ())]:
+        entries = raw
+        for table in path.split("."):
+            entries = entries.get(table) if isinstance(entries, dict) else None
         if isinstance(entries, dict):
             for key, value in entries.items():
-                _convert(value, kind, source, f"{table}.{key}")
-    extra = raw.get("challenges")  # -- challenges module (seed 002): name the entry, as above
-    if isinstance(extra, dict):
-        for table, kind in (("cards", challenges_setup.CardSpec), ("creates", challenges_setup.CreationSpec)):
-            entries = extra.get(table)
-            if isinstance(entries, dict):
-                for key, value in entries.items():
-                    _convert(value, kind, source, f"challenges.{table}.{key}")
+                _convert(value, kind, source, f"{path}.{key}")
     spec = _convert(raw, MissionSpec, source, "")
     return _build(spec, source, hashlib.sha256(text.encode()).hexdigest())
 
@@ -255,32 +245,20 @@ def _build(spec: MissionSpec, source: str, digest: str) -> Mission:
     weapons = _weapons(spec, fail)
     _check_profiles(spec, weapons, fail)
     for part in parts("mission"):  # the modules' profile fields: needed with the module, refused without it
-        part.check(spec, fail)
+        if hasattr(part, "check"):
+            part.check(spec, fail)
     units = _units(spec, board, weapons, fail)
     objectives = _objectives(spec, board, fail)
     items = _items(spec, board, weapons, objectives, fail)
     if not 0 <= spec.scoring.midline <= 10:
         fail("scoring.midline", f"victory points per unit in the enemy half are 0..10, not {spec.scoring.midline}")
-    # -- challenges module (seed 002)
-    challenges = None
-    on = "challenges" in info.modules
-    for key, p in spec.profiles.items():
-        challenges_setup.check_profile(key, p.fate, p.abilities, on,
-                                       bool(p.fate or p.abilities or p.stealthed), fail)
-    if spec.challenges is not None and not on:
-        fail("challenges", "the [challenges] table needs the 'challenges' module in [mission] modules")
-    if on:
-        taken = {(o.x, o.y) for o in objectives} | {(i.x, i.y) for i in items}
-        challenges = challenges_setup.build(spec.challenges or ChallengesSpec(), board, taken, fail)
-
     made = Made(board, tuple(units), tuple(objectives), tuple(items))
     data = {name: value for part in parts("mission") if hasattr(part, "game_data")
             for name, value in part.game_data(spec, made, fail).items()}  # the modules' (``MODULE_CREATED``)
 
     return Mission(info.id, info.name, info.description, info.rounds, tuple(info.modules),
                    {k: v.name for k, v in spec.sides.items()}, board, made.units, digest,
-                   objectives=made.objectives, items=made.items, midline_points=spec.scoring.midline,
-                   challenges=challenges, **data)
+                   objectives=made.objectives, items=made.items, midline_points=spec.scoring.midline, **data)
 
 
 def _cell(x: int, y: int) -> str:
@@ -403,7 +381,7 @@ def _units(spec: MissionSpec, board: Board, weapons: dict[str, Weapon], fail) ->
             id=u.id, side=u.side, name=u.name or u.id, stats=stats, stress_max=stress, stress=stress,
             resistance=p.resistance, weapons=tuple(weapons[w] for w in p.weapons), x=x, y=y,
             kind=p.kind, tier=p.tier, focuses=tuple(p.focuses), points=p.points, commander=u.commander,
-            stowed=_stowed(p), fate=p.fate, abilities=dict(p.abilities), stealthed=p.stealthed,
+            stowed=_stowed(p),
             **{k: v for part in parts("mission") for k, v in part.unit_fields(p).items()},
             **{k: v for part in parts("mission") for k, v in _optional(part, "unit_spec_fields", _no_fields)(u).items()},
         ))

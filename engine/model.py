@@ -13,7 +13,7 @@ from typing import Union
 import msgspec
 
 from skirmish.engine.base import Frame, Hidden
-from skirmish.engine.rules.bundled import BUNDLED, parts
+from skirmish.engine.rules.bundled import parts
 from skirmish.engine.versions import CURRENT as CURRENT_RULES
 
 Side = str  # "a" or "b"
@@ -96,7 +96,7 @@ class Item(msgspec.Struct):
 
 
 class _UnitCore(msgspec.Struct):
-    """A unit's fields but those of the modules that keep theirs in their own folder (``Unit``)."""
+    """A unit's fields but those of the rules modules (``Unit``)."""
 
     id: str
     side: Side
@@ -126,38 +126,24 @@ class _UnitCore(msgspec.Struct):
     recovered: int = 0  # Recover: extra Resistance until its next turn
     exposed: bool = False  # Create Advantage against it: the next attack on it is easier
     directed: bool = False  # Directed this round (house rule: once a round)
-    # -- the fields of the modules that keep them in their own folder: ``Unit`` below
+    # -- the rules modules' fields: ``Unit`` below
 
     @property
     def incapacitated(self) -> bool:
         return self.dead or self.injury != ""
 
 
-
-
-def _module_fields(table: str, here: dict[str, tuple]) -> list:
-    """The ``table`` fields (``UNIT``, ``STATE``) of every bundled module, in ``BUNDLED``'s order: from
-    its ``fields.py``, or from ``here`` for a module whose fields are still in this file."""
-    found = {part.__name__: part for part in parts("fields")}
-    return [f for name, package in BUNDLED.items()
-            for f in (getattr(found[f"{package}.fields"], table) if f"{package}.fields" in found
-                      else here.get(name, ()))]
-
-
-# The unit fields of the modules that still keep theirs here (issue 13 item 1: to move to their folders).
-_UNIT_HERE: dict[str, tuple] = {
-    "challenges": (  # seed 002
-        ("fate", int, 0),  # a hero's Fate (its defence pool, and the re-rolls it may buy)
-        ("abilities", dict[str, int], {}),  # special abilities and their levels, e.g. {"assassin": 7}
-        ("stealthed", bool, False),  # "stealth status"
-    ),
-}
+def _module_fields(table: str) -> list:
+    """The ``table`` fields (``UNIT``, ``STATE``) of every bundled module that has a ``fields.py``,
+    in ``BUNDLED``'s order."""
+    return [f for part in parts("fields") for f in getattr(part, table, ())]
 
 
 # A unit: the core's fields, then each bundled module's (``Unit`` in its ``fields.py``), in the
 # order of ``skirmish.engine.rules.bundled.BUNDLED``: the order of the stored GameCreated's bytes.
-Unit = msgspec.defstruct("Unit", _module_fields("UNIT", _UNIT_HERE), bases=(_UnitCore,),
+Unit = msgspec.defstruct("Unit", _module_fields("UNIT"), bases=(_UnitCore,),
                          module=__name__)
+
 
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A square grid, row-major, one terrain character per cell (see skirmish.engine.board)."""
@@ -237,91 +223,13 @@ class DirectFrame(Frame, tag="direct"):
     ally: str
 
 
-# -- challenges module (seed 002)
-
-
-class Facility(msgspec.Struct):
-    """seed 002: a facility card on the board (defence, structure points, an intel center)."""
-
-    id: str
-    name: str
-    side: Side
-    x: int
-    y: int
-    defence: int  # the defender's dice pool in a sabotage challenge
-    structure: int  # structure points: destroyed when its damage reaches them
-    intel: int = 0  # the level of an intel center it holds, 0 for none
-    points: int = 1  # victory points the saboteur's side scores when it is destroyed
-    damage: int = 0
-    destroyed: bool = False
-
-
-class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A tactic card (seed 002): what playing it in a challenge does."""
-
-    name: str
-    effect: str  # "dice" (+value dice) | "reroll" (re-roll the opponent's successes)
-    #              | "convert" (turn up to value failures into successes) | "fate" (+value fate)
-    value: int = 1
-
-
-class Creation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What a Tactician / Technologist / Geneticist creates by beating a threshold (seed 002)."""
-
-    card: str
-    threshold: int
-
-
-class ChallengeSetup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The challenges module's mission data (public: the decks are the cards each side brings)."""
-
-    cards: dict[str, Card]
-    decks: dict[str, tuple[str, ...]]  # side -> its deck's cards, sorted (no order exists before a draw)
-    facilities: tuple[Facility, ...] = ()
-    hand: int = 2  # cards each side draws at the start
-    draw: int = 1  # cards each side draws at the start of each round after the first
-    hand_limit: int = 5
-    action_points: int = 3  # each side's Action Points at the start of each round
-    costs: dict[str, int] = {}  # operation -> Action Points
-    creates: dict[str, Creation] = {}  # ability -> what it creates
-
-
-class ChallengeFrame(Frame, tag="challenge"):
-    """A dice challenge in its Defender's Prerogative loop (seed 002).
-
-    ``op``: assassinate | sabotage | create (a threshold challenge) | capture_kill.
-    Steps: ``roll`` -> ``turn`` (``to_decide`` accepts, spends fate or plays a card) -> ``assess``.
-    """
-
-    op: str
-    attacker: str  # the unit that initiated it
-    target: str = ""  # a unit, a facility, or (create) the ability used
-    aside: str = ""
-    dside: str = ""  # "" for a threshold challenge
-    step: str = "roll"
-    apool: tuple[int, ...] = ()
-    dpool: tuple[int, ...] = ()
-    afate: int = 0  # fate each side may still spend in this challenge
-    dfate: int = 0
-    threshold: int = 0
-    prerogative: bool = True  # the defender has not ceded Defender's Prerogative
-    to_decide: str = ""
-    accepted: tuple[str, ...] = ()  # sides that accepted since the dice last changed
-    duel: bool = False  # assassin vs assassin, or saboteur vs Intel Center
-    intel: int = 0
-    anonce: int = -1  # the last roll into each pool: what a re-roll of it replaces
-    dnonce: int = -1
-
-
-# the frames of the modules that keep them in their own folder (skirmish.engine.rules.bundled.parts)
+# the frames of the bundled modules (their frames.py: skirmish.engine.rules.bundled.parts)
 _MODULE_FRAMES = tuple(frame for part in parts("frames") for frame in part.FRAMES)
-FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame,
-                ChallengeFrame,  # challenges module (seed 002)
-                *_MODULE_FRAMES)]
+FrameT = Union[(TaskFrame, ReadyFrame, DirectFrame, *_MODULE_FRAMES)]
 
 
 class _StateCore(msgspec.Struct):
-    """The state's fields but those of the modules that keep theirs in their own folder (``State``)."""
+    """The state's fields but those of the rules modules (``State``)."""
 
     game_id: str
     mission: str
@@ -351,7 +259,7 @@ class _StateCore(msgspec.Struct):
     stack: list[FrameT] = []
     pending: Decision | None = None
     outcome: Outcome | None = None
-    # -- the fields of the modules that keep them in their own folder: ``State`` below
+    # -- the rules modules' fields: ``State`` below
     # -- the rules this game is played under (skirmish.engine.versions): set from GameCreated.engine_version,
     # left out of the state hash (skirmish.engine.codec.state_hash)
     rules_version: int = CURRENT_RULES
@@ -363,24 +271,9 @@ class _StateCore(msgspec.Struct):
         return [u for u in self.units.values() if u.side == side and not u.incapacitated]
 
 
-# The state fields of the modules that still keep theirs here (issue 13 item 1: to move to their folders).
-_STATE_HERE: dict[str, tuple] = {
-    "challenges": (  # seed 002
-        ("challenges", ChallengeSetup | None, None),  # the mission's data, public
-        ("facilities", dict[str, Facility], {}),
-        ("hands", dict[str, list[str | Hidden]], {}),  # hidden: a viewer holds a Hidden for each card it may not see
-        ("decks", dict[str, list[str | Hidden]], {}),  # hidden: the cards left, sorted (Hidden where the viewer may not see)
-        ("played", dict[str, list[str]], {}),  # cards each side has played (public)
-        ("created", dict[str, list[str]], {}),  # cards each side has created (public)
-        ("action_points", dict[str, int], {}),
-        ("salt", tuple[int, ...] | Hidden, ()),  # hidden: keeps the Checkpoint hashes from revealing the hands
-    ),
-}
-
-
 # The game state: the core's fields, then each bundled module's (``STATE`` in its ``fields.py``).
 # (The rules' version, last of the core's, is left out of the state hash, so where it stands
 # changes no hash.)
-State = msgspec.defstruct("State", _module_fields("STATE", _STATE_HERE), bases=(_StateCore,),
+State = msgspec.defstruct("State", _module_fields("STATE"), bases=(_StateCore,),
                           module=__name__)
 

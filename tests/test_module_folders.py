@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from skirmish.engine.events import ProcedureStarted
 from skirmish.engine.rules import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +31,7 @@ SHARED = {
 # move (issue 13 item 1), and fail until they do (strict xfail: moving one makes the test say so).
 ONE_FOLDER = {("morale", "engine"), ("morale", "client and bots"),  # adding a module: it joins here
               ("capture", "engine"), ("capture", "client and bots"),
+              ("challenges", "engine"), ("challenges", "client and bots"),
               ("skills", "engine"), ("skills", "client and bots")}
 # Words the core uses too: the core's Aim option is ("reroll", i), as is the morale module's decision kind.
 COMMON = {"reroll"}
@@ -100,3 +102,36 @@ def test_the_shared_types_hold_the_modules_parts():
     assert {"endurance", "fear", "resting"} <= {f.name for f in msgspec.structs.fields(Unit)}
     assert {"tokens", "retreated", "fear_due"} <= {f.name for f in msgspec.structs.fields(State)}
     assert {"endurance", "command_unit"} <= {f.name for f in msgspec.structs.fields(ProfileSpec)}
+
+
+def test_the_challenges_modules_parts_are_the_shared_types_too():
+    """The challenges module's events decode from the log's union, its frame is a frame, its unit,
+    state and profile fields and its ``[challenges]`` table are the shared types' (issue 13 item 1),
+    its mission data is a field of ``GameCreated`` and ``Mission``, and a mission's cards reach the
+    game's first state."""
+    from skirmish.engine.codec import decode_event, encode_event
+    from skirmish.engine.events import GameCreated
+    from skirmish.engine.evolve import initial_state
+    from skirmish.engine.mission import Mission, MissionSpec, ProfileSpec, game_created
+    from skirmish.engine.model import State, Unit
+    from skirmish.engine.rules.challenges.events import CardDrawn
+    from skirmish.engine.rules.challenges.frames import ChallengeFrame
+    from skirmish.engine.rules.challenges.fields import ChallengeSetup
+    from skirmish.server import missions
+
+    assert decode_event(encode_event(CardDrawn(side="a", card="jam"))) == CardDrawn(side="a", card="jam")
+    started = decode_event(encode_event(ProcedureStarted(frame=ChallengeFrame(op="create", attacker="a1"))))
+    assert started.frame == ChallengeFrame(op="create", attacker="a1")
+    assert {"fate", "abilities", "stealthed"} <= {f.name for f in msgspec.structs.fields(Unit)}
+    assert {"challenges", "hands", "decks", "salt"} <= {f.name for f in msgspec.structs.fields(State)}
+    assert {"fate", "abilities", "stealthed"} <= {f.name for f in msgspec.structs.fields(ProfileSpec)}
+    assert "challenges" in {f.name for f in msgspec.structs.fields(MissionSpec)}
+    for struct in (GameCreated, Mission):  # after the core's fields and the capture module's, as stored
+        names = [f.name for f in msgspec.structs.fields(struct)]
+        assert names.index("midline_points") < names.index("capture") < names.index("challenges")
+    created = game_created("g-1", missions.load("knives"), "local", "")
+    assert isinstance(created.challenges, ChallengeSetup) and created.challenges.cards
+    state = initial_state(created)
+    assert state.challenges == created.challenges and state.hands == {"a": [], "b": []}
+    assert sorted(state.decks["a"]) == sorted(created.challenges.decks["a"])
+

@@ -10,7 +10,9 @@ game's data the module takes from its mission, to ``skirmish.engine.events.GameC
 ``skirmish.engine.mission.Mission``), ``P.evolve`` (``HANDLERS``: to ``skirmish.engine.evolve``'s table;
 ``initial(state, created)``: its part of the initial state, from ``GameCreated``) and ``P.mission``
 (``PROFILE``, ``check``, ``unit_fields``; ``TABLES``, the mission file's tables it reads, and
-``game_data(spec, made, fail)``, the values of its ``CREATED`` fields; optionally ``UNIT_SPEC`` and
+``game_data(spec, made, fail)``, the values of its ``CREATED`` fields; optionally ``ENTRIES``, the
+tables of named entries in its tables, converted one entry at a time so that an error names the
+entry, ``UNIT_SPEC`` and
 ``unit_spec_fields(entry)``, a ``[[units]]`` entry's fields and the ``Unit`` fields they give, and
 ``WEAPON_SPEC`` and ``weapon_fields(entry)``, a ``[weapons]`` entry's: to ``skirmish.engine.mission``).
 Each table is ``(name, type, default)`` rows, as ``msgspec.defstruct`` takes them, gathered by
@@ -42,7 +44,7 @@ def _part_of(package: str, part: str) -> str | None:
 
 
 def parts(part: str) -> list:
-    """The ``part`` files (``events``, ``frames``, ``evolve``) of the bundled modules that have
+    """The ``part`` files (``events``, ``frames``, ``fields``, ``evolve``, ``mission``) of the bundled modules that have
     one, imported, in ``BUNDLED``'s order: what the shared files gather into the log's closed
     union, the frame union and the evolve table. They import only ``skirmish.engine.base``, the model
     and each other, so the shared files can load them while they are being imported."""

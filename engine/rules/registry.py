@@ -80,18 +80,19 @@ table (not yet deployed):
   clients' text views (``skirmish.client.render.board``) do not draw it. (A module keeping such a unit
   from acting or being attacked says so with ``can_activate`` and ``can_target``.)
 
-A module is one folder (the morale, capture and skills modules today; the challenges module still keeps
-its events, frames and fields in marked sections of ``skirmish.engine.events``, ``skirmish.engine.model``,
-``skirmish.engine.evolve`` and ``skirmish.engine.mission``): its data parts (events, frames, fields,
-evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are gathered into the shared types --
-the log's union, the frames, ``Unit``, ``State``, ``Weapon``, ``GameCreated`` and ``Mission`` (``CREATED``: the
-game's data it takes from its mission, set up in the initial state by its ``evolve.initial``), the
-mission file's ``MissionSpec`` (``TABLES``, parsed by its ``mission.game_data``) and ``ProfileSpec`` --
-so the log stays one closed, typed union; its ``Module`` names its events (for the clash check), its
-redactions and secrets (``skirmish.engine.view``; below), its narration and text views (``client``: ``Shown``, whose
-``carriers`` label an option that carries another, the capture module's bonus actions), and its bot
-hooks (``BotHooks``: evaluation terms, the worth of its options and decisions, of activating a unit
-and of a cell for a moving unit, the units it holds out of the fight) and determinization samplers
+A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
+(events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
+gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``Weapon``,
+``GameCreated`` and ``Mission`` (``CREATED``: the game's data it takes from its mission, set up in the
+initial state by its ``evolve.initial``), the mission file's ``MissionSpec`` (``TABLES``, parsed by its
+``mission.game_data``) and ``ProfileSpec`` -- so the log stays one closed, typed union; its ``Module``
+names its events (for the clash check), its redactions and secrets (``skirmish.engine.view``; below), its narration (of
+its events, frames and rolls, ``roll_lines`` for a roll told its own way) and text views
+(``client``: ``Shown``: flags, labels, titles, pools, status lines, places, the procedure in
+progress, and ``carriers``, which label an option that carries another, the capture module's bonus
+actions), and its bot hooks (``BotHooks``: evaluation terms, the worth of its options and
+decisions, of activating a unit and of a cell for a moving unit, the units it holds out of the
+fight) and determinization samplers
 (``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
 every field added after the first release out while it holds its default (``skirmish.engine.codec.state_hash``),
 so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
@@ -162,24 +163,32 @@ class CoreServices:
 
 @dataclass(frozen=True)
 class Shown:
-    """What a module adds to the clients' text views (``skirmish.client.render``)."""
+    """What a module adds to the clients' text views (``skirmish.client.render``): raw text, which the
+    client escapes (``skirmish.client.safe``) line by line, labels whole, before it prints it."""
 
     unit_flags: Callable[["Unit"], list] | None = None  # a unit's flags, e.g. ["fear", "endurance 3/4"]
     label: Callable | None = None  # (option, state, decision, uname) -> its label, or None if not the module's
     titles: Mapping[str, str] = field(default_factory=dict)  # decision kind -> what it asks
     pools: Callable[["State"], list] | None = None  # the game's pools: [(name, {side: n})]
+    status: Callable[["State", str], list] | None = None  # (state, viewing side) -> lines under the pools, e.g. a hand
+    places: Callable[["State"], list] | None = None  # lines under the objectives and items, e.g. facilities
+    procedures: Mapping[type, Callable] = field(default_factory=dict)  # frame type -> (frame, state, side) -> lines
     carriers: Mapping[str, str] = field(default_factory=dict)  # option kind -> the words before the label of
     #   the option it carries after its kind, e.g. "bonus" -> "bonus action: " for ("bonus", "move", x, y)
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """``Shown`` over the modules of a rule set: the flags, labels and pools of each, in order."""
+    """``Shown`` over the modules of a rule set: the flags, labels, pools, status lines and places
+    of each, in order, and their titles and procedures."""
 
     unit_flags: tuple[Callable, ...] = ()
     labels: tuple[Callable, ...] = ()
     titles: Mapping[str, str] = field(default_factory=dict)
     pools: tuple[Callable, ...] = ()
+    status: tuple[Callable, ...] = ()
+    places: tuple[Callable, ...] = ()
+    procedures: Mapping[type, Callable] = field(default_factory=dict)
     carriers: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -249,6 +258,7 @@ class Module:
     samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
+    roll_lines: Mapping[str, Callable] = field(default_factory=dict)  # a roll's whole purpose -> (event, state, who) -> its line or None
     render: Shown = field(default_factory=Shown)  # what it adds to the clients' text views
     bots: BotHooks = field(default_factory=BotHooks)  # what it gives the bots
     core: CoreServices | None = None  # the core's services (the core module alone has them)
@@ -276,10 +286,13 @@ def _chain(first, second):
 
 
 def _rendered(shown: list[Shown]) -> Rendered:
+    """The modules' ``Shown``, in their order, as one ``Rendered``."""
     return Rendered(
         unit_flags=tuple(s.unit_flags for s in shown if s.unit_flags), labels=tuple(s.label for s in shown if s.label),
         titles=MappingProxyType({k: t for s in shown for k, t in s.titles.items()}),
-        pools=tuple(s.pools for s in shown if s.pools),
+        pools=tuple(s.pools for s in shown if s.pools), status=tuple(s.status for s in shown if s.status),
+        places=tuple(s.places for s in shown if s.places),
+        procedures=MappingProxyType({t: fn for s in shown for t, fn in s.procedures.items()}),
         carriers=MappingProxyType({k: words for s in shown for k, words in s.carriers.items()}))
 
 
@@ -329,7 +342,7 @@ class RuleSet:
     mission's order; ``core`` the core's services; ``modules`` the modules (not the core)."""
 
     __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
-                 "redactions", "secrets", "samplers", "events", "narration", "rolls_narration", "render",
+                 "redactions", "secrets", "samplers", "events", "narration", "rolls_narration", "roll_lines", "render",
                  "bots")
 
     def __init__(self, core: Module, modules: tuple[Module, ...]):
@@ -341,7 +354,7 @@ class RuleSet:
         options: dict[str, str] = {}
         frames: dict[str, str] = {}
         events: dict[str, str] = {}
-        answers, defaults, steps, acts, redactions, narration, rolls = {}, {}, {}, {}, {}, {}, {}
+        answers, defaults, steps, acts, redactions, narration, rolls, lines = {}, {}, {}, {}, {}, {}, {}, {}
         for m in (core, *modules):
             if m is not core:
                 _claim("module name", seen, [m.name], m.name)
@@ -356,6 +369,7 @@ class RuleSet:
             _claim("event", events, [t.__name__ for t in m.events], m.name)
             _claim("narration of", narration, list(m.narration), m.name)
             _claim("narration of the rolls", rolls, list(m.rolls_narration), m.name)
+            _claim("narration of the roll", lines, list(m.roll_lines), m.name)
             answers.update(m.answers)
             defaults.update(m.defaults)
             steps.update(m.frame_steps)
@@ -377,6 +391,7 @@ class RuleSet:
         set_(self, "bots", _bot_hooks([m.bots for m in modules]))
         set_(self, "narration", MappingProxyType({t: fn for m in modules for t, fn in m.narration.items()}))
         set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
+        set_(self, "roll_lines", MappingProxyType({p: fn for m in modules for p, fn in m.roll_lines.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
         set_(self, "secrets", tuple(m.secrets for m in modules if m.secrets is not None))
         set_(self, "hooks", MappingProxyType(

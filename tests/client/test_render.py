@@ -140,7 +140,7 @@ async def test_every_option_of_a_random_game_has_a_label(mission, seed):
 
 
 def test_a_challenge_in_progress_shows_both_pools_and_your_hand():
-    from skirmish.engine.model import ChallengeFrame
+    from skirmish.engine.rules.challenges.frames import ChallengeFrame
 
     state = fresh("knives")
     state.hands = {"a": ["jam", "luck"], "b": ["", "", ""]}

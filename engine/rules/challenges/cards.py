@@ -9,8 +9,8 @@ redacted for everyone but the drawing side (``skirmish.engine.rules.challenges.h
 from __future__ import annotations
 
 from skirmish.engine.base import Hidden
-from skirmish.engine.events import CardDrawn
 from skirmish.engine.model import SIDES, Side
+from skirmish.engine.rules.challenges.events import CardDrawn
 from skirmish.engine.rules.context import Context
 
 DRAW = "challenges:draw"

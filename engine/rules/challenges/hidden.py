@@ -28,9 +28,10 @@ from collections import Counter
 import msgspec
 
 from skirmish.engine.base import Hidden
-from skirmish.engine.events import CardDrawn, DecisionRequested, DiceRolled, OptionChosen, SaltDrawn
+from skirmish.engine.events import DecisionRequested, DiceRolled, OptionChosen
 from skirmish.engine.model import SIDES
 from skirmish.engine.rules.challenges.cards import DRAW
+from skirmish.engine.rules.challenges.events import CardDrawn, SaltDrawn
 from skirmish.engine.rules.challenges.procedure import KINDS
 from skirmish.engine.rules.registry import ROLLS, Secret
 

@@ -3,22 +3,21 @@
 Dice challenges with Defender's Prerogative (``procedure``), fate, tactic cards in a hidden hand
 per side (``cards``, ``hidden``), special operations -- assassination, sabotage, threshold
 challenges that create cards, stealth, detection and the capture/kill challenge -- paid for in
-Action Points (``operations``), facilities on the board, and their mission data (``setup``).
+Action Points (``operations``), facilities on the board, and their mission data (``mission``).
 A mission turns it on with ``[mission] modules = ["challenges"]``; ``docs/rules.md`` maps every
 sentence of the seed onto this code.
 """
 
 from __future__ import annotations
 
-from skirmish.engine import events as ev
-
-from skirmish.engine.events import ActionPointsChanged, SaltDrawn
-from skirmish.engine.model import SIDES, ChallengeFrame, State
+from skirmish.engine.model import SIDES, State
+from skirmish.engine.rules.challenges import bots, cards, events, hidden, narrate, operations, procedure, render
+from skirmish.engine.rules.challenges.events import ActionPointsChanged, SaltDrawn
+from skirmish.engine.rules.challenges.frames import ChallengeFrame
+from skirmish.engine.rules.challenges.sampler import sample_hands
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.salt import draw_salt
-from skirmish.engine.rules.challenges import cards, hidden, operations, procedure
-from skirmish.engine.rules.challenges.sampler import sample_hands
 
 
 def on_game_start(ctx: Context) -> None:
@@ -66,9 +65,13 @@ MODULE = Module(
     defaults={kind: _accept for kind in procedure.KINDS},  # a time-out accepts
     frame_steps={ChallengeFrame: procedure.step},
     points=points,
-    events=(ev.SaltDrawn, ev.ActionPointsChanged, ev.CardDrawn, ev.CardPlayed, ev.CardCreated, ev.FateChanged, ev.ChallengeResolved, ev.FacilityDamaged, ev.FacilityDestroyed, ev.StealthChanged),
+    events=events.EVENTS,
     redactions=hidden.REDACTIONS,
     secrets=hidden.secrets,
     samplers=(sample_hands,),
+    narration=narrate.NARRATION,
+    rolls_narration=narrate.ROLLS,
+    roll_lines=narrate.LINES,
+    render=render.SHOWN,
+    bots=bots.HOOKS,
 )
-

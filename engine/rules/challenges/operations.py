@@ -17,10 +17,12 @@ are not available then the option will appear in red text and not be selectable"
 from __future__ import annotations
 
 from skirmish.engine import board as geo
-from skirmish.engine.events import ActionPointsChanged, StealthChanged, TaskAttempted
-from skirmish.engine.model import ChallengeFrame, Option, State, Unit
+from skirmish.engine.events import TaskAttempted
+from skirmish.engine.model import Option, State, Unit
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.challenges import procedure
+from skirmish.engine.rules.challenges.events import ActionPointsChanged, StealthChanged
+from skirmish.engine.rules.challenges.frames import ChallengeFrame
 
 CREATORS = ("tactician", "technologist", "geneticist")
 DEFAULT_COSTS = {"assassinate": 2, "sabotage": 2, "create": 1, "stealth": 1}

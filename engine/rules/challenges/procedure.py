@@ -21,14 +21,15 @@ from __future__ import annotations
 import msgspec
 
 from skirmish.engine import board as geo
-from skirmish.engine.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityDamaged, FacilityDestroyed,
-                           FateChanged, InjurySuffered, ProcedureEnded, ProcedureStarted, ProcedureUpdated,
-                           StealthChanged)
-from skirmish.engine.model import ChallengeFrame, Option, State, Unit, other
+from skirmish.engine.events import InjurySuffered, ProcedureEnded, ProcedureStarted, ProcedureUpdated
+from skirmish.engine.model import Option, State, Unit, other
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.challenges import dice
 from skirmish.engine.rules.challenges.cards import playable
+from skirmish.engine.rules.challenges.events import (CardCreated, CardPlayed, ChallengeResolved, FacilityDamaged,
+                                                     FacilityDestroyed, FateChanged, StealthChanged)
+from skirmish.engine.rules.challenges.frames import ChallengeFrame
 
 KINDS = ("prerogative", "respond", "threshold")  # the decision kinds of the loop
 FATE_COST = 1  # fate spent per re-roll of a side's failed dice (house rule)

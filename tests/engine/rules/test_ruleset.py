@@ -49,6 +49,7 @@ def test_hooks_run_in_the_missions_order_of_the_modules():
     ("option kind", {}, {"acts": {"move": print}}),  # the core's Minor Action
     ("procedure frame", {"frame_steps": {ReadyFrame: print}}, {}),  # the core's
     ("event", {"events": (mev.FearDue,)}, {"events": (mev.FearDue,)}),
+    ("narration of the roll", {"roll_lines": {"x:secret": print}}, {"roll_lines": {"x:secret": print}}),
 ])
 def test_two_modules_claiming_one_name_fail_when_the_rule_set_is_built(what, first, second):
     one = Module(name="one", seed="t", summary="", **first)

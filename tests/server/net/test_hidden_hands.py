@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from skirmish.engine.events import CardDrawn, DecisionRequested, GameEnded
+from skirmish.engine.events import DecisionRequested, GameEnded
+from skirmish.engine.rules.challenges.events import CardDrawn
 from skirmish.protocol import messages as m
 from skirmish.protocol.codec import JSON, MSGPACK
 

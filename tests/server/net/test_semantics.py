@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from skirmish.engine import events as ev
+from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.view import viewed as viewed_log
 from skirmish.protocol import messages as m
 from skirmish.protocol.codec import JSON, MSGPACK
@@ -47,7 +48,7 @@ async def test_after_the_end_resume_and_spectate_send_the_whole_log(server):
                                                                             viewed_log(events, "spectator"))
               if a_sees != e or spectator_sees != e]
     assert hidden, "the knives game had hidden information to hide"
-    assert any(isinstance(e, ev.CardDrawn) and e.side == "b" and e.card for _, e in hidden)  # b's hand, say
+    assert any(isinstance(e, cev.CardDrawn) and e.side == "b" and e.card for _, e in hidden)  # b's hand, say
     head = full[-1][0]
     for codec in (MSGPACK, JSON):
         resumed = await RawClient.open(server.url, codec=codec, name="alice-again")

@@ -24,8 +24,9 @@ import pytest
 
 from skirmish.engine.codec import decode_event
 from skirmish.engine.dice.fair import ProvablyFairDice
-from skirmish.engine.events import CardDrawn, ClientSeedAdded, DiceRolled, OptionChosen, SeedRevealed
+from skirmish.engine.events import ClientSeedAdded, DiceRolled, OptionChosen, SeedRevealed
 from skirmish.engine.rules.challenges.cards import DRAW
+from skirmish.engine.rules.challenges.events import CardDrawn
 from skirmish.engine.rules.challenges.hidden import SALT
 
 GAMES = 12  # 6 mirrored pairs

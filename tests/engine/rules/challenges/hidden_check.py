@@ -15,20 +15,21 @@ import msgspec
 
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
+from skirmish.engine.rules.challenges import events as cev
 
 _enc = msgspec.json.Encoder()
 
 
 def leaks(event, viewer: str) -> list[str]:
     out = []
-    if isinstance(event, ev.CardDrawn) and event.side != viewer and not isinstance(event.card, Hidden):
+    if isinstance(event, cev.CardDrawn) and event.side != viewer and not isinstance(event.card, Hidden):
         out.append(f"card drawn by {event.side}: {event.card}")
     if isinstance(event, ev.DiceRolled):
         if event.purpose == "challenges:salt" and not isinstance(event.results, Hidden):
             out.append("salt roll")
         if event.purpose == "challenges:draw" and event.unit != viewer and not isinstance(event.results, Hidden):
             out.append(f"draw roll of {event.unit}")
-    if isinstance(event, ev.SaltDrawn) and not isinstance(event.salt, Hidden):
+    if isinstance(event, cev.SaltDrawn) and not isinstance(event.salt, Hidden):
         out.append("salt")
     if isinstance(event, ev.DecisionRequested) and event.decision.side != viewer:
         named = [o for o in event.decision.options if o[0] == "card" and not isinstance(o[1], Hidden)]

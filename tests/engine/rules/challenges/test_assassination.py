@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from skirmish.engine import events as ev
+from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.decide import default_option
 from skirmish.engine.rules.core import flow
 
@@ -21,7 +22,7 @@ def test_the_assassinate_option_shows_its_action_point_cost_and_picks_a_random_o
     assert ("assassinate", "*", 2) in s.pending.options  # "followed by the cost in Action Points"
     events = s.when("assassinate", "*", 2, dice=(6, 6, 5, 1, 1, 2))
     assert ev.TaskAttempted(unit="a1", task="assassinate") in events
-    assert ev.ActionPointsChanged(side="a", delta=-2, reason="assassinate") in events
+    assert cev.ActionPointsChanged(side="a", delta=-2, reason="assassinate") in events
     rolls = of_type(events, ev.DiceRolled)
     # "an 'Assassin 7' would be assigned 7 dice": Assassin 4 -> 4 dice; the defender: fate 2
     assert [(r.unit, r.results) for r in rolls] == [("a1", (6, 6, 5, 1)), ("b1", (1, 2))]
@@ -33,7 +34,7 @@ def test_immediate_acceptance_ends_the_challenge_and_the_wounds_kill_at_the_woun
     s = scenario(UNITS).play_to_turn("a1")
     s.when("assassinate", "*", 2, dice=(6, 6, 5, 1, 1, 2))
     events = s.when("accept")  # "the defender is given a special opportunity to accept the results"
-    assert ev.ChallengeResolved(op="assassinate", attacker="a1", target="b1", attacker_successes=3,
+    assert cev.ChallengeResolved(op="assassinate", attacker="a1", target="b1", attacker_successes=3,
                                 defender_successes=0, result="wounds", amount=3) in events
     # seed 002 wounds are lethal Injuries; a hero's wound points are 2 (RULES-BRIEF "Conditions")
     assert of_type(events, ev.InjurySuffered) == [ev.InjurySuffered(unit="b1", lethal=True, result="lethal"),
@@ -53,17 +54,17 @@ def test_no_wounds_when_the_assassin_does_not_exceed_the_defender(scenario):
     s = scenario(UNITS).play_to_turn("a1")
     s.when("assassinate", "*", 2, dice=(6, 1, 1, 1, 5, 2))
     events = s.when("accept")
-    assert of_type(events, ev.ChallengeResolved)[0].result == "none"
+    assert of_type(events, cev.ChallengeResolved)[0].result == "none"
     assert not of_type(events, ev.InjurySuffered)
 
 
 def test_a_full_prerogative_exchange_defender_rerolls_attacker_plays_a_card_both_accept(scenario):
     s = scenario(UNITS).play_to_turn("a1")
-    s.given(ev.CardDrawn(side="a", card="jam"))
+    s.given(cev.CardDrawn(side="a", card="jam"))
     rolled = of_type(s.when("assassinate", "*", 2, dice=(6, 6, 1, 1, 1, 1)), ev.DiceRolled)  # 2 against 0
     # the defender spends fate: one fate re-rolls its failed dice; it cedes the prerogative
     events = s.when("fate", 1, dice=(5, 6))
-    assert ev.FateChanged(unit="b1", delta=-1, reason="re-roll") in events
+    assert cev.FateChanged(unit="b1", delta=-1, reason="re-roll") in events
     reroll = of_type(events, ev.DiceRolled)[0]
     assert reroll.results == (5, 6) and reroll.replaces == rolled[1].nonce  # "re-rolls ... reference"
     assert s.state.stack[-1].dpool == (5, 6) and not s.state.stack[-1].prerogative
@@ -72,13 +73,13 @@ def test_a_full_prerogative_exchange_defender_rerolls_attacker_plays_a_card_both
     assert s.pending.options == (("accept",), ("fate", 1), ("card", "jam"))
     events = s.when("card", "jam", dice=(2, 3))  # re-roll the opponent's successes
     assert of_type(events, ev.DiceRolled)[0].replaces == reroll.nonce
-    assert ev.CardPlayed(side="a", card="jam", unit="a1") in events
+    assert cev.CardPlayed(side="a", card="jam", unit="a1") in events
     assert s.state.stack[-1].dpool == (2, 3) and s.state.hands["a"] == []
     assert s.pending.kind == "respond" and s.pending.side == "b"
     s.when("accept")
     assert s.pending.kind == "respond" and s.pending.side == "a"  # "until both sides accept"
     events = s.when("accept")
-    assert of_type(events, ev.ChallengeResolved)[0].amount == 2
+    assert of_type(events, cev.ChallengeResolved)[0].amount == 2
     assert s.unit("b1").dead
 
 
@@ -92,7 +93,7 @@ def test_an_action_after_one_side_accepted_reopens_the_exchange(scenario):
     assert s.pending.side == "a" and s.state.stack[-1].accepted == ()
     s.when("accept")
     events = s.when("accept")
-    assert of_type(events, ev.ChallengeResolved)[0].result == "none"
+    assert of_type(events, cev.ChallengeResolved)[0].result == "none"
 
 
 def test_fate_is_offered_only_with_fate_left_and_a_failed_die(scenario):
@@ -111,13 +112,13 @@ def test_options_that_cost_more_action_points_than_the_side_has_are_not_offered(
     s = scenario(UNITS)
     s.start()
     s.when("first", "a")
-    s.given(ev.ActionPointsChanged(side="a", delta=-1, reason="test"))  # 2 left: it costs 2
+    s.given(cev.ActionPointsChanged(side="a", delta=-1, reason="test"))  # 2 left: it costs 2
     s.when("unit", "a1")
     assert ("assassinate", "*", 2) in s.pending.options
     s = scenario(UNITS)
     s.start()
     s.when("first", "a")
-    s.given(ev.ActionPointsChanged(side="a", delta=-2, reason="test"))  # 1 left
+    s.given(cev.ActionPointsChanged(side="a", delta=-2, reason="test"))  # 1 left
     s.when("unit", "a1")
     assert not [o for o in s.pending.options if o[0] == "assassinate"]
 
@@ -125,7 +126,7 @@ def test_options_that_cost_more_action_points_than_the_side_has_are_not_offered(
 def test_action_points_are_restored_each_round(scenario):
     s = scenario(UNITS)
     events = s.start()
-    assert ev.ActionPointsChanged(side="a", delta=3, reason="round") in events
+    assert cev.ActionPointsChanged(side="a", delta=3, reason="round") in events
     assert s.state.action_points == {"a": 3, "b": 3}
 
 
@@ -168,7 +169,7 @@ def test_slayer_kills_on_a_single_wound(scenario):
     s.play_to_turn("a1")
     s.when("assassinate", "*", 2, dice=(6, 1, 1, 1, 1))
     events = s.when("accept")
-    assert of_type(events, ev.ChallengeResolved)[0].amount == 1
+    assert of_type(events, cev.ChallengeResolved)[0].amount == 1
     assert of_type(events, ev.InjurySuffered) == [ev.InjurySuffered(unit="b1", lethal=True, result="dead")]
 
 
@@ -179,7 +180,7 @@ def test_assassin_vs_assassin_the_defenders_extra_successes_wound_the_attacker(s
     assert s.state.stack[-1].duel
     assert s.pending.kind == "prerogative"  # "The defender still maintains the right"
     events = s.when("accept")
-    assert ev.ChallengeResolved(op="assassinate", attacker="a1", target="b1", attacker_successes=0,
+    assert cev.ChallengeResolved(op="assassinate", attacker="a1", target="b1", attacker_successes=0,
                                 defender_successes=2, result="duel", amount=2) in events
     assert s.unit("a1").dead and not s.unit("b1").incapacitated
 
@@ -188,7 +189,7 @@ def test_without_a_duel_the_defenders_extra_successes_do_nothing(scenario):
     s = scenario(UNITS).play_to_turn("a1")
     s.when("assassinate", "*", 2, dice=(1, 1, 1, 1, 6, 5))
     events = s.when("accept")
-    assert of_type(events, ev.ChallengeResolved)[0].result == "none"
+    assert of_type(events, cev.ChallengeResolved)[0].result == "none"
     assert not s.unit("a1").incapacitated
 
 

@@ -13,6 +13,7 @@ import pytest
 from skirmish.bots import make_bot
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
+from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.codec import decode_event, state_hash
 from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.verify import LoggedEvent, verify_log
@@ -60,8 +61,8 @@ def test_no_viewer_receives_another_sides_cards_before_the_end(logs):
             over = over or isinstance(e, ev.GameEnded)
             if over:
                 break
-            drawn += isinstance(e, ev.CardDrawn)
-            played += isinstance(e, ev.CardPlayed)
+            drawn += isinstance(e, cev.CardDrawn)
+            played += isinstance(e, cev.CardPlayed)
             for v in VIEWERS:
                 seen = shown[v]
                 assert not leaks(seen, v), (game_id, seq, v, leaks(seen, v))
@@ -88,5 +89,5 @@ def test_after_the_end_the_full_log_is_open_and_verifies(logs):
         events = [decode_event(s.data) for s in stored]
         full = list(viewed(events, "all"))
         assert full == events  # "all" sees every card, every draw and the salt
-        assert any(isinstance(e, ev.CardDrawn) and e.card for e in full)
-        assert any(isinstance(e, ev.SaltDrawn) and e.salt for e in full)
+        assert any(isinstance(e, cev.CardDrawn) and e.card for e in full)
+        assert any(isinstance(e, cev.SaltDrawn) and e.salt for e in full)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from skirmish.engine import events as ev
+from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.codec import decode_state, encode_state, state_hash
 from skirmish.engine.commands import Choose
 from skirmish.engine.decide import decide
@@ -18,7 +18,7 @@ UNITS = [("a1", "a", "assassin", 1, 1), ("b1", "b", "target", 2, 1), ("b2", "b",
 
 def mid_exchange(scenario):
     s = scenario(UNITS).play_to_turn("a1")
-    s.given(ev.CardDrawn(side="a", card="jam"))
+    s.given(cev.CardDrawn(side="a", card="jam"))
     s.when("assassinate", "*", 2, dice=(6, 6, 1, 1, 1, 1))
     s.when("fate", 1, dice=(5, 6))  # b cedes; a to respond
     return s
@@ -48,13 +48,13 @@ def test_the_defender_cannot_answer_for_the_attacker_nor_play_a_card_it_does_not
 def test_forged_events_do_not_follow(scenario):
     s = mid_exchange(scenario)
     with pytest.raises(InvalidEvent, match="holds no card"):
-        s.given(ev.CardPlayed(side="b", card="jam"))
+        s.given(cev.CardPlayed(side="b", card="jam"))
     with pytest.raises(InvalidEvent, match="Action Points"):
-        s.given(ev.ActionPointsChanged(side="a", delta=-5, reason="forged"))
+        s.given(cev.ActionPointsChanged(side="a", delta=-5, reason="forged"))
     with pytest.raises(InvalidEvent, match="fate"):
-        s.given(ev.FateChanged(unit="b1", delta=-5, reason="forged"))
+        s.given(cev.FateChanged(unit="b1", delta=-5, reason="forged"))
     with pytest.raises(InvalidEvent, match="no facility"):
-        s.given(ev.FacilityDamaged(facility="nowhere", amount=1))
+        s.given(cev.FacilityDamaged(facility="nowhere", amount=1))
 
 
 def test_module_events_cannot_follow_in_a_game_without_the_module():
@@ -62,4 +62,4 @@ def test_module_events_cannot_follow_in_a_game_without_the_module():
 
     s = Scenario([("a1", "a", "hero", 1, 1), ("b1", "b", "hero", 2, 1)])
     with pytest.raises(InvalidEvent, match="not on"):
-        s.given(ev.CardDrawn(side="a", card="jam"))
+        s.given(cev.CardDrawn(side="a", card="jam"))

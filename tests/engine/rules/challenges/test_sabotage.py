@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from skirmish.engine import events as ev
+from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.core import flow
 
 from tests.engine.rules.scenario import of_type
@@ -43,10 +44,10 @@ def test_damage_at_the_structure_points_destroys_the_facility_and_scores_it(scen
     s = scenario(UNITS).play_to_turn("a1")
     s.when("sabotage", "*", 2, dice=(6, 6, 6, 1, 1, 1))
     events = s.when("accept")
-    assert ev.ChallengeResolved(op="sabotage", attacker="a1", target="depot", attacker_successes=3,
+    assert cev.ChallengeResolved(op="sabotage", attacker="a1", target="depot", attacker_successes=3,
                                 defender_successes=0, result="damage", amount=3) in events
-    assert ev.FacilityDamaged(facility="depot", amount=3) in events
-    assert ev.FacilityDestroyed(facility="depot") in events
+    assert cev.FacilityDamaged(facility="depot", amount=3) in events
+    assert cev.FacilityDestroyed(facility="depot") in events
     assert s.state.facilities["depot"].destroyed
     assert flow.points(s.state)["a"] == 2  # the depot's points
     assert ("sabotage", "*", 2) not in s.state.pending.options
@@ -56,8 +57,8 @@ def test_damage_below_the_structure_points_only_damages(scenario):
     s = scenario(UNITS).play_to_turn("a1")
     s.when("sabotage", "*", 2, dice=(6, 1, 1, 1, 1, 1))
     events = s.when("accept")
-    assert ev.FacilityDamaged(facility="depot", amount=1) in events
-    assert not of_type(events, ev.FacilityDestroyed) and s.state.facilities["depot"].damage == 1
+    assert cev.FacilityDamaged(facility="depot", amount=1) in events
+    assert not of_type(events, cev.FacilityDestroyed) and s.state.facilities["depot"].damage == 1
 
 
 def test_a_master_saboteur_chooses_and_bonus_damage_is_added_to_a_hit(scenario):
@@ -65,7 +66,7 @@ def test_a_master_saboteur_chooses_and_bonus_damage_is_added_to_a_hit(scenario):
     assert [o for o in s.pending.options if o[0] == "sabotage"] == [("sabotage", "depot", 2), ("sabotage", "radar", 2)]
     s.when("sabotage", "radar", 2, dice=(6, 1, 1, 1, 1))  # radar: defence 1
     events = s.when("accept")
-    assert ev.FacilityDamaged(facility="radar", amount=2) in events  # 1 success + bonus damage 1
+    assert cev.FacilityDamaged(facility="radar", amount=2) in events  # 1 success + bonus damage 1
 
 
 def test_without_a_master_a_random_facility_in_the_hex_is_chosen(scenario):
@@ -84,11 +85,11 @@ def test_saboteur_vs_intel_center_the_defender_gains_fate_and_its_extra_successe
     assert f.target == "depot" and f.duel and f.dfate == 2  # fate = the intel facility's level
     assert s.pending.options == (("accept",), ("fate", 1))
     events = s.when("fate", 1, dice=(5,))
-    assert not of_type(events, ev.FateChanged)  # the intel center's fate, not a hero's
+    assert not of_type(events, cev.FateChanged)  # the intel center's fate, not a hero's
     assert s.state.stack[-1].dpool == (5, 6) and s.state.stack[-1].dfate == 1
     s.when("accept")  # a
     events = s.when("accept")  # b
-    assert ev.ChallengeResolved(op="sabotage", attacker="a1", target="depot", attacker_successes=0,
+    assert cev.ChallengeResolved(op="sabotage", attacker="a1", target="depot", attacker_successes=0,
                                 defender_successes=2, result="duel", amount=2) in events
     assert s.unit("a1").dead and not s.state.facilities["depot"].damage
 

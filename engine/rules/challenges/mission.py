@@ -1,8 +1,12 @@
-"""The challenges module's part of a mission file (documented in ``docs/missions.md``).
+"""The challenges module's part of a mission file (seed 002; documented in ``docs/missions.md``).
 
-Profiles may carry ``fate``, ``abilities`` and ``stealthed``; a ``[challenges]`` table holds the
-Action Points, the tactic cards and each side's deck, what the creating abilities create, and
-the facilities on the board. Every problem is a ``MissionError`` naming the field.
+Profiles may carry ``fate``, ``abilities`` and ``stealthed`` (``PROFILE``); a ``[challenges]`` table
+(``TABLES``) holds the Action Points, the tactic cards and each side's deck, what the creating
+abilities create, and the facilities on the board. ``skirmish.engine.mission`` appends ``PROFILE``
+to its ``ProfileSpec`` and ``TABLES`` to its ``MissionSpec``, converts the named entries of
+``ENTRIES`` one at a time, takes each unit's fields from ``unit_fields`` and, once the core's
+parts are built, the mission's data from ``game_data`` (``GameCreated.challenges``). Every problem is
+a ``MissionError`` naming the field.
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from typing import Literal
 import msgspec
 
 from skirmish.engine import board as geo
-from skirmish.engine.model import SIDES, Board, Card, ChallengeSetup, Creation, Facility
+from skirmish.engine.model import SIDES, Board
+from skirmish.engine.rules.challenges.fields import Card, ChallengeSetup, Creation, Facility
 
 # ability -> the largest level it takes (1: a flag such as Master Assassin or Slayer)
 ABILITIES = {
@@ -22,6 +27,13 @@ ABILITIES = {
 }
 EFFECTS = ("dice", "reroll", "convert", "fate")
 OPERATIONS = ("assassinate", "sabotage", "create", "stealth")
+
+# (name, type, default), as msgspec.defstruct takes them; only with modules = ["challenges"]
+PROFILE = (
+    ("fate", int, 0),
+    ("abilities", dict[str, int], {}),
+    ("stealthed", bool, False),
+)
 
 
 class _Strict(msgspec.Struct, forbid_unknown_fields=True):
@@ -141,3 +153,36 @@ def build(spec: ChallengesSpec, board: Board, taken: set[tuple[int, int]], fail)
     return ChallengeSetup(cards=cards, decks=decks, facilities=tuple(facilities), hand=spec.hand, draw=spec.draw,
                           hand_limit=spec.hand_limit, action_points=spec.action_points, costs=dict(spec.costs),
                           creates=creates)
+
+
+# its table of the mission file, as msgspec.defstruct takes it (a field of MissionSpec)
+TABLES = (
+    ("challenges", ChallengesSpec | None, None),
+)
+# tables of named entries, converted one entry at a time so that an error names the entry
+ENTRIES = (
+    ("challenges.cards", CardSpec),
+    ("challenges.creates", CreationSpec),
+)
+
+
+def unit_fields(p) -> dict:
+    """The ``Unit`` fields (``skirmish.engine.rules.challenges.fields``) a profile gives."""
+    return {"fate": p.fate, "abilities": dict(p.abilities), "stealthed": p.stealthed}
+
+
+def game_data(spec, made, fail) -> dict:
+    """The values of the module's ``CREATED`` fields (``skirmish.engine.rules.challenges.fields``) for
+    this mission: the profiles' fields checked (refused without the module), and the
+    ``[challenges]`` table (refused without the module; its defaults when the module is on and
+    the table is left out) built into ``{"challenges": ChallengeSetup or None}``. ``made``: what
+    the core made of the mission (a facility needs a cell without an objective or item)."""
+    on = "challenges" in spec.mission.modules
+    for key, p in spec.profiles.items():
+        check_profile(key, p.fate, p.abilities, on, bool(p.fate or p.abilities or p.stealthed), fail)
+    if spec.challenges is not None and not on:
+        fail("challenges", "the [challenges] table needs the 'challenges' module in [mission] modules")
+    if not on:
+        return {"challenges": None}
+    taken = {(o.x, o.y) for o in made.objectives} | {(i.x, i.y) for i in made.items}
+    return {"challenges": build(spec.challenges or ChallengesSpec(), made.board, taken, fail)}
