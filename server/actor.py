@@ -51,12 +51,6 @@ class Retired(Exception):
     """The actor let its finished game go (nobody followed it); ask the lobby for it again."""
 
 
-def _seen(views: tuple, i: int, event: Event, viewer: str) -> Event | None:
-    """The ``i``th event of a ``Submitted`` as ``viewer`` sees it (``Submitted.views``)."""
-    shown = views[i] if views else None
-    return event if shown is None else shown[viewer]
-
-
 def forfeit_of(events) -> str:
     """The seat that forfeited on time, if these events hold its forfeit."""
     for e in events:
@@ -352,6 +346,7 @@ class GameActor:
         """Fan the stored events out to every watcher, each in its own view; then what is pending."""
         frames: dict[tuple[str, str, int], object] = {}
         items: dict[str, list[EventItem]] = {}  # per viewer: shared by its connections (one encoding)
+        shown = sub.views or (None,) * len(sub.events)  # each event's views; None: as it is
         for conn, viewer in list(self.watchers.items()):
             if conn is exclude:
                 continue
@@ -361,7 +356,7 @@ class GameActor:
                     seen_by = items[viewer] = [
                         EventItem(seq=sub.first_seq + i, event=seen)
                         for i, event in enumerate(sub.events)
-                        if (seen := _seen(sub.views, i, event, viewer)) is not None]
+                        if (seen := event if shown[i] is None else shown[i][viewer]) is not None]
                 if seen_by:
                     self._outbox.stage_events(conn, seen_by)
                 continue
@@ -369,7 +364,7 @@ class GameActor:
                 key = (viewer, conn.codec.name, i)
                 frame = frames.get(key)
                 if frame is None:
-                    seen = _seen(sub.views, i, event, viewer)
+                    seen = event if shown[i] is None else shown[i][viewer]
                     frame = _HIDDEN if seen is None else conn.codec.encode(
                         EventMsg(game_id=self.game_id, seq=sub.first_seq + i, event=seen))
                     frames[key] = frame

@@ -31,7 +31,7 @@ from skirmish.engine.events import ClientSeedAdded, Event, GameEnded, SeatTaken,
 from skirmish.engine.evolve import evolve, initial_state, replay
 from skirmish.engine.mission import Mission, game_created
 from skirmish.engine.model import State
-from skirmish.engine.view import views
+from skirmish.engine.view import hides, views
 from skirmish.server.store import EventStore
 
 
@@ -77,7 +77,8 @@ class Submitted:
 
     ``views[i]`` is ``events[i]`` as each live viewer sees it (``skirmish.engine.view.views``, made
     with the state before the event, as it was applied), or None where every viewer sees it as
-    it is; empty for a duplicate (nothing is published again)."""
+    it is; empty where every viewer sees every event as it is (a game whose modules hide
+    nothing) and for a duplicate (nothing is published again)."""
 
     events: list[Event]
     first_seq: int
@@ -218,7 +219,11 @@ class LiveGame:
 
     def _apply(self, events: list[Event]) -> tuple:
         """Apply stored events to the state, each shown first to every live viewer in the state
-        before it (what ``Submitted.views`` holds)."""
+        before it (what ``Submitted.views`` holds; empty for a game whose modules hide nothing)."""
+        if not hides(self.state):
+            for e in events:
+                evolve(self.state, e)
+            return ()
         seen = []
         for e in events:
             seen.append(views(self.state, e))

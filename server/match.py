@@ -48,9 +48,9 @@ class SideView:
         self.state: State = initial_state(view(None, first, side))
 
     def apply(self, sub: Submitted) -> None:
+        shown = sub.views or (None,) * len(sub.events)
         for i, e in enumerate(sub.events):
-            shown = sub.views[i] if sub.views else None
-            seen = e if shown is None else shown[self.side]
+            seen = e if shown[i] is None else shown[i][self.side]
             if seen is not None:
                 evolve(self.state, seen)
 
