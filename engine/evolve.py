@@ -18,6 +18,7 @@ from skirmish.engine.base import Hidden
 from skirmish.engine.dice.fair import check_client_seed
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import MOMENTUM_MAX, SIDES, State, Turn
+from skirmish.engine.rules import registry
 from skirmish.engine.rules.bundled import parts
 from skirmish.engine.versions import CURRENT as CURRENT_RULES
 from skirmish.engine.versions import level as rules_level
@@ -170,9 +171,14 @@ def _activation_passed(s: State, e: ev.ActivationPassed) -> None:
     s.kept_initiative = e.kept
 
 
+def _acts_incapacitated(s: State, u) -> bool:
+    """A module lets this incapacitated unit be activated (the registry's ``acts_incapacitated``)."""
+    return not u.dead and bool(s.modules) and registry.offers(s, "acts_incapacitated", u)
+
+
 def _turn_started(s: State, e: ev.TurnStarted) -> None:
     u = _unit(s, e.unit)
-    if s.turn is not None or u.acted or u.incapacitated:
+    if s.turn is not None or u.acted or (u.incapacitated and not _acts_incapacitated(s, u)):
         raise InvalidEvent(f"{e.unit} cannot start a turn now")
     s.turn = Turn(unit=e.unit)
     u.acted = True

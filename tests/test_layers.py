@@ -159,3 +159,45 @@ def test_every_module_imports_outside_the_repository(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip() == "", f"imported under a bare name: {out.stdout.strip()}"
+
+
+def _patches(path: Path) -> list[str]:
+    """Module-level statements of ``path`` that change what another module holds: ``m.X[...] = ``,
+    ``m.X = ``, ``m.X.update(...)`` and the like, where ``m`` is an imported module."""
+    tree = ast.parse(path.read_text(), str(path))
+    imported = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    imported |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names
+                 if n.module and n.module.startswith("skirmish.") and a.name.islower()}
+
+    def root(node):
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    found = []
+    for node in tree.body:
+        targets = []
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            targets = [t for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))]
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and isinstance(node.value.func.value, (ast.Attribute, ast.Subscript)):
+            targets = [node.value.func.value]
+        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+        found += [f"{where}:{node.lineno}" for t in targets if root(t) in imported]
+    return found
+
+
+def test_no_engine_file_patches_another_at_import():
+    """No wiring by import side effects (issue 13 item 2): no file of the engine fills or changes
+    another module's table when it is imported (each table is built where it is defined, or handed
+    to the code that reads it)."""
+    bad = [hit for path in sorted((ROOT / "engine").rglob("*.py")) for hit in _patches(path)]
+    assert not bad, f"module-level changes to another module's names: {bad}"
+
+
+def test_the_patch_check_finds_a_patch(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("from skirmish.engine.rules.capture import dice as d12\nd12.OUTCOMES.update({})\n"
+                     "d12.TABLE['x'] = 1\nTABLE = {}\nTABLE['y'] = 2\n")
+    assert _patches(probe) == ["probe.py:2", "probe.py:3"]

@@ -80,6 +80,21 @@ table (not yet deployed):
   clients' text views (``skirmish.client.render.board``) do not draw it. (A module keeping such a unit
   from acting or being attacked says so with ``can_activate`` and ``can_target``.)
 
+Added with the skills module's combat skills (issue 14), for what an attack's weapon does:
+
+- ``attack_dice(state, frame) -> int``: free d20 added to an attack's Task (``procedure._roll``;
+  the Task still rolls at most ``tasks.DICE_MAX``), e.g. a weapon's Burst.
+- ``weapon_difficulty(state, frame) -> int``: added to an attack's Difficulty, for a module that
+  needs the attack's frame (its weapon, its declaration), e.g. a MOD of cover to ranged attacks.
+- ``hit_effects(ctx, frame, winner, victim, weapon) -> Hit | None``: how a successful attack's
+  damage is dealt (``attack._damage``; the first module's ``Hit`` counts, none: the core's), e.g.
+  special ammunition; ``ctx`` lets the module say why in an event.
+- ``acts_incapacitated(state, unit) -> bool``: an offer: True from a module lets an incapacitated
+  (not dead) unit be activated (``flow.ready_units``); its "act" options are then ``("end",)``
+  and the modules' ``turn_options`` only, e.g. an Entire Order usable in a Null state.
+- ``on_task_resolved(ctx, frame, result)``: ``procedure._resolve``, after a Task's own resolution
+  (its frame may have ended), e.g. what a module's equipment adds to a passed First Aid.
+
 A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
 gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``Weapon``,
@@ -159,6 +174,17 @@ class CoreServices:
     roll_initiative: Callable[["Context"], dict]
     initiative_winner: Callable[[dict], str]
     initiative_won: Callable[["Context", str], None]
+
+
+class Hit(NamedTuple):
+    """How a successful attack's damage is dealt (the ``hit_effects`` hook); the defaults are the
+    core's (seed 001 steps 5-7)."""
+
+    rolls: int = 1  # damage rolls, each reduced by the same Resistance (2, 3: two, three hits)
+    halve_resistance: bool = False  # the Resistance (cover dice included) halved, rounded up
+    repeat: int = 0  # up to this many more damage rolls while the last one got through
+    extra_injuries: int = 0  # an attack that causes an Injury causes this many more
+    why: str = ""  # what made it so, for the dice rolls' purposes
 
 
 @dataclass(frozen=True)
@@ -250,6 +276,12 @@ class Module:
     can_threaten: Callable[["State", "Unit"], bool] | None = None  # a veto (issue 13; see the docstring)
     # added with the skills module (seed 003; see the docstring)
     on_table: Callable[["State", "Unit"], bool] | None = None
+    # added with the skills module's combat skills (issue 14; see the docstring)
+    attack_dice: Callable[["State", object], int] | None = None
+    weapon_difficulty: Callable[["State", object], int] | None = None
+    hit_effects: Callable | None = None
+    acts_incapacitated: Callable[["State", "Unit"], bool] | None = None
+    on_task_resolved: Callable[["Context", object, object], None] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -267,7 +299,8 @@ class Module:
 HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_turn_start", "on_end_phase",
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
-         "can_threaten", "on_table")
+         "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
+         "acts_incapacitated", "on_task_resolved")
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:
@@ -420,6 +453,15 @@ class RuleSet:
         for fn in self.hooks[hook]:
             total += fn(state, *args)
         return total
+
+    def first(self, hook: str, *args):
+        """The first module's answer to a question hook (``hit_effects``) that is not None; None
+        when no module answers."""
+        for fn in self.hooks[hook]:
+            found = fn(*args)
+            if found is not None:
+                return found
+        return None
 
     def allows(self, state: "State", hook: str, *args) -> bool:
         """A veto hook (``can_act``, ``can_move``, ``on_table``): True unless a module says False. The rules of

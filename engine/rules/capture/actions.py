@@ -19,6 +19,8 @@ A captured bogey does not choose: when it is activated its escape roll is made a
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from skirmish.engine import board as geo
 from skirmish.engine.events import ItemPickedUp, MinorActionTaken, ObjectiveSecured, PoolChanged, ProcedureStarted, ProneChanged, StressLost, TaskAttempted, UnitMoved, WeaponDrawn
 from skirmish.engine.rules.capture.events import BonusActionTaken, BonusActionsLost, CaptiveEscaped, CaptiveFreed, CaptiveRemoved, DragEnded, DragStarted, UnitCaptured
@@ -125,7 +127,7 @@ def act_capture(ctx: Context, unit: Unit, option: Option) -> None:
     The interact test rolls the hero's Acuity in d12 (house rule)."""
     target = ctx.state.units[option[1]]
     ctx.emit(TaskAttempted(unit=unit.id, task="capture"))
-    d12.test(ctx, unit, "capture", d12.acuity(unit), cond.capture_difficulty(target), target=target.id)
+    d12.test(ctx, OUTCOMES, unit, "capture", d12.acuity(unit), cond.capture_difficulty(target), target=target.id)
 
 
 def _captured(ctx: Context, f: D12Frame, passed: bool) -> None:
@@ -160,7 +162,7 @@ def act_free(ctx: Context, unit: Unit, option: Option) -> None:
     target character. Any surplus successes may be spent on bonus actions as normal." A failure
     changes nothing (the seed names no cost)."""
     ctx.emit(TaskAttempted(unit=unit.id, task="free"))
-    d12.test(ctx, unit, "free", d12.acuity(unit), cond.FREE_DIFFICULTY, target=option[1])
+    d12.test(ctx, OUTCOMES, unit, "free", d12.acuity(unit), cond.FREE_DIFFICULTY, target=option[1])
 
 
 def _freed(ctx: Context, f: D12Frame, passed: bool) -> None:
@@ -186,7 +188,7 @@ def act_escape(ctx: Context, unit: Unit, option: Option) -> None:
     the two needed when engaged buy bonus actions too."""
     guard = cond.guard_of(ctx.state, unit)
     ctx.emit(TaskAttempted(unit=unit.id, task="escape"))
-    d12.test(ctx, unit, "escape", d12.mobility(unit), cond.ESCAPE_DIFFICULTY, needed=2 if guard else 1,
+    d12.test(ctx, OUTCOMES, unit, "escape", d12.mobility(unit), cond.ESCAPE_DIFFICULTY, needed=2 if guard else 1,
              target=guard.id if guard is not None else "")
 
 
@@ -223,7 +225,7 @@ def turn_started(ctx: Context, unit: Unit) -> None:
     guard = cond.guard_of(ctx.state, unit)
     face = cond.ENGAGED_ESCAPE_FACE if guard else cond.ESCAPE_FACE
     ctx.emit(TaskAttempted(unit=unit.id, task="escape"))
-    d12.roll_escape(ctx, unit, cond.ESCAPE_DICE[unit.tier], face, guard.id if guard is not None else "")
+    d12.roll_escape(ctx, OUTCOMES, unit, cond.ESCAPE_DICE[unit.tier], face, guard.id if guard is not None else "")
 
 
 def act_drag(ctx: Context, unit: Unit, option: Option) -> None:
@@ -323,4 +325,6 @@ def points(state: State) -> dict[str, int]:
     return pts
 
 
-d12.OUTCOMES.update({"capture": _captured, "free": _freed, "escape": _escaped, d12.BOGEY_ESCAPE: _escaped})
+# what each settled d12 test does (``dice.Outcomes``)
+OUTCOMES: d12.Outcomes = MappingProxyType(
+    {"capture": _captured, "free": _freed, "escape": _escaped, d12.BOGEY_ESCAPE: _escaped})

@@ -22,7 +22,7 @@ without the morale module -- nothing is held open and the events are what they a
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 import msgspec
 
@@ -126,32 +126,33 @@ class TestResult(NamedTuple):
         return max(0, self.successes - self.needed)
 
 
-def test(ctx: Context, unit: Unit, kind: str, dice: int, difficulty: int, needed: int = 1,
+def test(ctx: Context, outcomes: Outcomes, unit: Unit, kind: str, dice: int, difficulty: int, needed: int = 1,
          target: str = "") -> None:
     """Roll ``dice`` d12 for ``unit``'s ``kind`` test against D(``difficulty``); ``needed``
     successes pass. Surplus successes become bonus actions ("Any surplus successes may be spent
     on bonus actions as normal"; one bonus action is one extra Minor Action, docs/rules.md).
-    What passing or failing does is ``OUTCOMES[kind]``, run once the roll is settled (at once,
+    What passing or failing does is ``outcomes[kind]``, run once the roll is settled (at once,
     or after the Command Token window)."""
     nonce = ctx.state.next_nonce
     results = ctx.roll(12, dice, f"capture:{kind}", unit=unit.id, target=difficulty)
-    _hold_or_settle(ctx, D12Frame(unit=unit.id, test=kind, difficulty=difficulty, needed=needed, target=target,
-                                  nonce=nonce, rolled=results))
+    _hold_or_settle(ctx, outcomes, D12Frame(unit=unit.id, test=kind, difficulty=difficulty, needed=needed,
+                                            target=target, nonce=nonce, rolled=results))
 
 
 BOGEY_ESCAPE = "bogey_escape"
 
 
-def roll_escape(ctx: Context, unit: Unit, dice: int, face: int, guard: str) -> None:
+def roll_escape(ctx: Context, outcomes: Outcomes, unit: Unit, dice: int, face: int, guard: str) -> None:
     """A captured bogey's escape roll: ``dice`` d12, escaping if any is ``face`` or more."""
     nonce = ctx.state.next_nonce
     results = ctx.roll(12, dice, "capture:bogey_escape", unit=unit.id, target=face)
-    _hold_or_settle(ctx, D12Frame(unit=unit.id, test=BOGEY_ESCAPE, difficulty=face, target=guard,
-                                  nonce=nonce, rolled=results))
+    _hold_or_settle(ctx, outcomes, D12Frame(unit=unit.id, test=BOGEY_ESCAPE, difficulty=face, target=guard,
+                                            nonce=nonce, rolled=results))
 
 
-# test -> function(ctx, frame, passed): what the settled roll does (``skirmish.engine.rules.capture.actions``)
-OUTCOMES: dict[str, Callable[[Context, D12Frame, bool], None]] = {}
+# test -> function(ctx, frame, passed): what the settled roll does (``skirmish.engine.rules.capture.actions.OUTCOMES``,
+# handed to ``test``, ``roll_escape`` and ``frame_step``: no table is filled at import)
+Outcomes = Mapping[str, Callable[[Context, D12Frame, bool], None]]
 
 
 def passed(f: D12Frame) -> bool:
@@ -169,15 +170,15 @@ def _can_reroll(state: State, f: D12Frame, side: str) -> bool:
     return side not in f.asked and _wants(state, f, side) and registry.offers(state, "can_reroll", side)
 
 
-def _hold_or_settle(ctx: Context, f: D12Frame) -> None:
+def _hold_or_settle(ctx: Context, outcomes: Outcomes, f: D12Frame) -> None:
     s = ctx.state
     if s.modules and any(_can_reroll(s, f, side) for side in SIDES):
         ctx.emit(ProcedureStarted(frame=f))
     else:
-        _settle(ctx, f)
+        _settle(ctx, outcomes, f)
 
 
-def frame_step(ctx: Context, f: D12Frame) -> None:
+def frame_step(ctx: Context, f: D12Frame, outcomes: Outcomes) -> None:
     s = ctx.state
     roller = s.units[f.unit].side
     for side in (roller, other(roller)):
@@ -185,7 +186,7 @@ def frame_step(ctx: Context, f: D12Frame) -> None:
             ctx.ask(side, "d12_reroll", [("keep",), ("reroll",)], unit=f.unit)
             return
     ctx.emit(ProcedureEnded())
-    _settle(ctx, f)
+    _settle(ctx, outcomes, f)
 
 
 def answer_reroll(ctx: Context, option: Option) -> None:
@@ -201,7 +202,7 @@ def answer_reroll(ctx: Context, option: Option) -> None:
     ctx.emit(ProcedureUpdated(frame=f))
 
 
-def _settle(ctx: Context, f: D12Frame) -> None:
+def _settle(ctx: Context, outcomes: Outcomes, f: D12Frame) -> None:
     ok = passed(f)
     if f.test != BOGEY_ESCAPE:
         groups = group_successes(f.rolled, f.difficulty)
@@ -210,4 +211,4 @@ def _settle(ctx: Context, f: D12Frame) -> None:
                            successes=r.successes, needed=f.needed, passed=r.passed))
         if r.passed and r.surplus:
             ctx.emit(BonusActionsGained(unit=f.unit, count=r.surplus))
-    OUTCOMES[f.test](ctx, f, ok)
+    outcomes[f.test](ctx, f, ok)

@@ -23,6 +23,7 @@ from skirmish.engine.rules.core import tasks
 from skirmish.engine.versions import V0_2
 from skirmish.engine.rules.core.tasks import Spec, TaskResult, challenge_total, gain_momentum, suffer_complications, update
 
+NORMAL_HIT = registry.Hit()  # the core's damage: one roll against the whole Resistance
 COVER_DICE = 2  # house rule: a unit in a cover cell rolls 2 Resistance (Challenge) Dice
 RANGE_DIFFICULTY = {"reach": 0, "close": 0, "medium": 0, "long": 1, "extreme": 2}  # adapted from STA
 
@@ -111,6 +112,7 @@ def spec(state: State, f: TaskFrame) -> Spec:
     guard = 1 if target.guarding else 0  # Guard: "additional readiness for an attack"
     advantage = 1 if target.exposed else 0  # Create Advantage against the target
     guard += registry.bonus(state, "attack_difficulty", attacker, target)  # modules' modifiers
+    guard += registry.bonus(state, "weapon_difficulty", f)  # those that need the weapon
     if weapon.kind == "melee":
         # 4A: Daring + Security, Difficulty 1
         return Spec("daring", "security", 1 + guard - advantage, weapon.name)
@@ -271,14 +273,24 @@ def _damage(ctx: Context, f: TaskFrame) -> None:
     winner, victim = s.units[f.winner], s.units[f.victim]
     index = f.weapon if winner.id == f.unit else melee_weapon(winner)
     weapon = weapon_of(winner, index)
+    hit = ctx.rules.first("hit_effects", ctx, f, winner, victim, weapon) or NORMAL_HIT  # modules' ammunition
     # step 5: damage rating + Security in Challenge Dice (RULES-BRIEF "Core", damage)
-    rolled, _ = challenge_total(ctx.roll(6, weapon.damage + winner.stats.security, "damage", unit=winner.id))
+    dice = weapon.damage + winner.stats.security
+    rolled, _ = challenge_total(ctx.roll(6, dice, "damage", unit=winner.id))
     # step 6: Resistance = static Resistance (+ Recover's) + Resistance Dice from cover
     resistance = victim.resistance + victim.recovered
     if geo.in_cover(s.board, victim.x, victim.y):
         cover, _ = challenge_total(ctx.roll(6, COVER_DICE, "cover", unit=victim.id))
         resistance += cover
-    damage = max(0, rolled - resistance)
+    if hit.halve_resistance:
+        resistance = (resistance + 1) // 2
+    damage = last = max(0, rolled - resistance)
+    for i in range(1, hit.rolls + hit.repeat):  # the module's further damage rolls (a Hit's)
+        if i >= hit.rolls and last == 0:
+            break
+        more, _ = challenge_total(ctx.roll(6, dice, f"damage:{hit.why}", unit=winner.id))
+        last = max(0, more - resistance)
+        damage += last
     # step 7
     if damage == 0:
         ctx.emit(ProcedureEnded())
@@ -287,6 +299,8 @@ def _damage(ctx: Context, f: TaskFrame) -> None:
     before = victim.stress
     ctx.emit(StressLost(unit=victim.id, amount=damage))
     injuries = (damage >= 5) + (before > 0 and victim.stress == 0) + (before == 0)  # 7A, 7B, 7C
+    if injuries:
+        injuries += hit.extra_injuries
     if injuries:
         update(ctx, f, step="injury", injuries=injuries)
     else:

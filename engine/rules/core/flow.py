@@ -116,10 +116,16 @@ def answer_first(ctx: Context, option: Option) -> None:
 
 
 def ready_units(state: State, side: str) -> list[Unit]:
-    units = [u for u in state.units.values() if u.side == side and not u.acted and not u.incapacitated]
+    units = [u for u in state.units.values() if u.side == side and not u.acted
+             and (not u.incapacitated or (state.modules and _acts_incapacitated(state, u)))]
     for can_activate in registry.rules_of(state).hooks["can_activate"]:
         units = [u for u in units if can_activate(state, u)]
     return units
+
+
+def _acts_incapacitated(state: State, unit: Unit) -> bool:
+    """A module lets an incapacitated (not dead) unit be activated for its own options only."""
+    return not unit.dead and registry.offers(state, "acts_incapacitated", unit)
 
 
 def _next_activation(ctx: Context) -> None:
@@ -159,9 +165,10 @@ def _hash(state: State) -> str:
 def turn_options(state: State, unit: Unit) -> list[Option]:
     """("end",), then the Minor Actions, then the Tasks if none was attempted yet."""
     opts: list[Option] = [("end",)]
-    opts += actions.minor_options(state, unit)
-    if not state.turn.task:
-        opts += actions.task_options(state, unit)
+    if not unit.incapacitated:  # an incapacitated unit activated by a module has only the module's options
+        opts += actions.minor_options(state, unit)
+        if not state.turn.task:
+            opts += actions.task_options(state, unit)
     for module_options in registry.rules_of(state).hooks["turn_options"]:
         opts = module_options(state, unit, opts)
     return opts
@@ -170,7 +177,7 @@ def turn_options(state: State, unit: Unit) -> list[Option]:
 def _continue_turn(ctx: Context) -> None:
     s = ctx.state
     unit = s.units[s.turn.unit]
-    if unit.incapacitated:  # an Injury ends what the unit could still do this turn
+    if unit.incapacitated and not (s.modules and _acts_incapacitated(s, unit)):  # an Injury ends the turn
         end_turn(ctx)
         return
     opts = turn_options(s, unit)

@@ -13,8 +13,8 @@ from skirmish.engine.events import AssistUsed, PoolChanged
 from skirmish.engine.model import Option, State, TaskFrame, Unit, other
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.core import actions, attack
-from skirmish.engine.rules.core.tasks import (Spec, TaskResult, buy_options, count_successes, dice_cost, has_focus,
-                                     is_prepared, target_number, update)
+from skirmish.engine.rules.core.tasks import (DICE_MAX, Spec, TaskResult, buy_options, count_successes, dice_cost,
+                                     has_focus, is_prepared, target_number, update)
 
 # -- the procedure ----------------------------------------------------------------------------
 
@@ -71,7 +71,10 @@ def _roll(ctx: Context, f: TaskFrame) -> None:
     spec = SPECS[f.task](s, f)
     tn = target_number(unit, spec)
     nonce = s.next_nonce
-    rolled = ctx.roll(20, f.dice, f"task:{f.task}", unit=unit.id, target=tn)
+    dice = f.dice
+    if f.task == "attack" and ctx.rules.hooks["attack_dice"]:  # free dice of the modules (a weapon's Burst)
+        dice = max(dice, min(DICE_MAX, dice + ctx.rules.bonus(s, "attack_dice", f)))
+    rolled = ctx.roll(20, dice, f"task:{f.task}", unit=unit.id, target=tn)
     assist = 0
     helper = s.units.get(unit.assisted_by)
     if helper is not None:
@@ -143,4 +146,7 @@ def result_of(state: State, f: TaskFrame, difficulty_override: int | None = None
 
 
 def _resolve(ctx: Context, f: TaskFrame) -> None:
-    RESOLVE[f.task](ctx, f, result_of(ctx.state, f))
+    result = result_of(ctx.state, f)
+    RESOLVE[f.task](ctx, f, result)
+    if ctx.rules.hooks["on_task_resolved"]:
+        ctx.rules.call(ctx, "on_task_resolved", f, result)

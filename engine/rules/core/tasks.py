@@ -90,6 +90,8 @@ def challenge_total(results: tuple[int, ...]) -> tuple[int, int]:
 
 # -- buying dice ------------------------------------------------------------------------------
 
+DICE_MAX = 5  # 2d20 plus at most three bought; free dice a module adds (``attack_dice``) stop here too
+
 
 def dice_cost(n: int, prepared: bool) -> int:
     """Bonus d20 cost 1, 2 and 3 (RULES-BRIEF: "for 1, 2, 3 Momentum"): n dice cost 1+..+n.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from skirmish.engine import board as geo
 from skirmish.engine.model import other
 from skirmish.engine.rules.registry import BotHooks
+from skirmish.engine.rules.skills import attributes
 
 TOKEN = 0.15  # a Command Token, in victory points (the morale module prices it so)
 COVER = 0.15  # standing in cover at the start, in victory points
@@ -48,7 +49,39 @@ def _reroll(state, d, kit) -> list[float]:
     return [0.0 if o[0] == "keep" else 0.4 * stake - TOKEN for o in d.options]
 
 
+def _aimed_shot(state, unit, o, kit) -> float:
+    """An aimed shot is worth the attack it is (the lookahead of greedy and mcts sees the +6)."""
+    t = state.units[o[1]]
+    if t.incapacitated:
+        return -0.05
+    return kit.attack_value(state, unit, kit.drawn_weapon(unit, o[2]), t) + AIMED_EDGE
+
+
+AIMED_EDGE = 0.01
+
+
+def _comms(state, unit, o, kit) -> float:
+    """A Comms Attack: a Possessed enemy is out of the fight; a Targeted one easier to hit."""
+    target = state.units[o[-1]]
+    p = min(20, max(0, attributes.value(unit, "wip") - (6 if o[0] == "sat_lock" else 0))) / 20
+    return p * target.points * (0.6 if o[0] == "hack" and o[1] == "total control" else 0.1)
+
+
+def _medikit(state, unit, o, kit) -> float:
+    """Healing an ally puts its points back in the fight (the Task's odds are the lookahead's)."""
+    return 0.5 * state.units[o[1]].points
+
+
+def _regenerate(state, unit, o, kit) -> float:
+    """Healing is worth the unit's points at the PH odds, less the same for dying on a failure
+    (an Unconscious unit that is not healed may die at the scene's end anyway)."""
+    p = min(20, max(0, attributes.value(unit, "ph"))) / 20
+    return unit.points * (p - 0.5 * (1 - p))
+
+
 HOOKS = BotHooks(
+    option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
+                   "hack": _comms, "observe": _comms, "sat_lock": _comms},
     scorers={"deploy": _deploy, "skill_reroll": _reroll},
     procedure_kinds=frozenset({"skill_reroll"}),
 )

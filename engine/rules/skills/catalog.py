@@ -65,6 +65,7 @@ REFERRED: dict[str, Skill] = {s.name: s for s in (
     Skill("veteran", AUTOMATIC, ("1", "2"), seed=False),
     Skill("v: courage", AUTOMATIC, seed=False),
     Skill("v: dogged", AUTOMATIC, seed=False),
+    Skill("hacker", AUTOMATIC, seed=False),  # the minimal hacking's Hacking Programs (skills/comms.py)
 )}
 
 KNOWN: dict[str, Skill] = {**SKILLS, **REFERRED}

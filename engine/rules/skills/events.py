@@ -47,4 +47,67 @@ class FaceToFaceResolved(Event):
     how: str  # "higher success" | "critical beats success" | "only success" | "tie" | "both critical" | "both failed"
 
 
-EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,)
+class AmmunitionUsed(Event):
+    """A successful attack's hit with Special Ammunition (skills/ammunition.py): ``ammo`` the
+    weapon's (and Marksmanship's), ``counted`` what the damage uses, ``ignored`` what the victim
+    treats as Normal (an Immunity)."""
+
+    unit: str
+    target: str
+    ammo: tuple[str, ...]
+    counted: tuple[str, ...]
+    ignored: tuple[str, ...]
+
+
+class AttackModified(Event):
+    """A BS Attack's MODs in a skills game (skills/marksmanship.py): each (reason, MOD), the
+    Difficulty they add (each full 3 of their sum one step, the other way) and the d20 the Burst
+    adds."""
+
+    unit: str
+    target: str
+    mods: tuple[tuple[str, int], ...]
+    difficulty: int
+    burst: int
+
+
+class AimedShot(Event):
+    """Marksmanship LX: ``unit``'s attack now has B 1 and +6 BS; ``unit`` "" when it is over."""
+
+    unit: str
+
+
+class WoundRegained(Event):
+    """Regeneration passed: ``unit``'s Injury is healed (skills/regeneration.py)."""
+
+    unit: str
+
+
+class MediKitUsed(Event):
+    """A Paramedic's First Aid with a MediKit begins (``unit`` on ``ally``); both "" when it is over
+    (skills/paramedic.py)."""
+
+    unit: str
+    ally: str
+
+
+class CommsAttacked(Event):
+    """A Comms Attack is declared (skills/comms.py): ``attack`` a Hacking Program ("spotlight",
+    "total control"), "observe" (Forward Observer) or "sat_lock"; the WIP roll follows."""
+
+    unit: str
+    target: str
+    attack: str
+
+
+class StateChanged(Event):
+    """``unit`` enters (``on``) or leaves a state of skills/comms.py: "targeted" or "possessed"."""
+
+    unit: str
+    state: str
+    on: bool
+
+
+EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
+          AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
+          CommsAttacked, StateChanged,)

@@ -37,10 +37,46 @@ def _read(s: State, e) -> None:
     """A roll read (the dice are the DiceRolled's): nothing changes."""
 
 
+def _aimed_shot(s: State, e: ev.AimedShot) -> None:
+    if e.unit:
+        _unit(s, e.unit)
+    s.aimed = e.unit
+
+
+def _wound_regained(s: State, e: ev.WoundRegained) -> None:
+    u = _unit(s, e.unit)
+    if u.dead or not u.injury:
+        raise InvalidEvent(f"{e.unit} has no Injury to heal")
+    u.injury = ""
+    u.stabilised = False
+
+
+def _medikit_used(s: State, e: ev.MediKitUsed) -> None:
+    if e.unit:
+        _unit(s, e.unit)
+        _unit(s, e.ally)
+    s.medikit = e.unit
+
+
+def _state_changed(s: State, e: ev.StateChanged) -> None:
+    _unit(s, e.unit)
+    if e.state not in ("targeted", "possessed"):
+        raise InvalidEvent(f"no state {e.state!r}")
+    now = set(getattr(s, e.state)) - {e.unit}
+    setattr(s, e.state, tuple(sorted(now | {e.unit} if e.on else now)))
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
     ev.DeploymentEnded: _deployment_ended,
     ev.SkillRolled: _read,
     ev.FaceToFaceResolved: _read,
+    ev.AmmunitionUsed: _read,
+    ev.AttackModified: _read,
+    ev.AimedShot: _aimed_shot,
+    ev.WoundRegained: _wound_regained,
+    ev.MediKitUsed: _medikit_used,
+    ev.CommsAttacked: _read,
+    ev.StateChanged: _state_changed,
 }

@@ -25,8 +25,15 @@ UNIT = (
 
 STATE = (
     ("deployer", str, ""),  # the side that placed the last unit in the deployment phase ("" before any)
+    ("aimed", str, ""),
+    ("medikit", str, ""),
+    # the units in the Targeted and the Possessed states (skirmish.engine.rules.skills.comms), sorted: on the
+    # state, not the units, to keep a game's messages small (every unit of every game carries a unit field)
+    ("targeted", tuple[str, ...], ()),
+    ("possessed", tuple[str, ...], ()),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
 )
 
 WEAPON = (
     ("burst", int, 1),  # B: the shots of one BS Attack (Marksmanship LX reduces it to 1)
+    ("ammo", tuple[str, ...], ()),  # its Special Ammunition (skirmish.engine.rules.skills.ammunition); () Normal
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
-from skirmish.engine.rules.skills import catalog
+from skirmish.engine.rules.skills import ammunition, catalog
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -31,11 +31,13 @@ UNIT_SPEC = (
 )
 WEAPON_SPEC = (
     ("burst", int, 1),  # B
+    ("ammo", list[str], []),  # Special Ammunition, e.g. ["ap", "shock"] (skills/ammunition.py)
 )
 
 ATTRIBUTE_MAX = 30  # d20 at or under: above 20 every roll passes (rolls.judge), MODs aside
 ARM_MAX = 20
 BURST_MAX = 6
+REQUIRES = {"sat-lock": ("forward observer", "sensor")}  # a skill -> the skills it needs beside it
 _DEFAULTS = {name: default for name, _, default in PROFILE}
 
 
@@ -50,6 +52,9 @@ def check(spec, fail) -> None:
     for key, w in spec.weapons.items():
         if not 1 <= w.burst <= BURST_MAX:
             fail(f"weapons.{key}.burst", f"a Burst (B) is 1..{BURST_MAX}, not {w.burst}")
+        for i, ammo in enumerate(w.ammo):
+            if ammunition.canonical(ammo) not in ammunition.AMMO:
+                fail(f"weapons.{key}.ammo[{i}]", f"{ammo!r} is not a Special Ammunition: {', '.join(ammunition.AMMO)}")
     _check_deployment(spec, fail)
 
 
@@ -62,6 +67,8 @@ def _refuse_without(spec, fail) -> None:
     for key, w in spec.weapons.items():
         if w.burst != 1:
             fail(f"weapons.{key}.burst", why)
+        if w.ammo:
+            fail(f"weapons.{key}.ammo", why)
     for i, u in enumerate(spec.units):
         if u.deploy:
             fail(f"units[{i}].deploy", why)
@@ -69,9 +76,12 @@ def _refuse_without(spec, fail) -> None:
 
 def _check_profile(where: str, p, fail) -> None:
     try:
-        catalog.check_list(p.skills)
+        skills = catalog.check_list(p.skills)
     except catalog.SkillError as exc:
         fail(f"{where}.skills[{exc.index}]", str(exc))
+    for skill, needs in REQUIRES.items():
+        if skill in skills and not set(needs) <= set(skills):
+            fail(f"{where}.skills", f"{skill} needs {' and '.join(needs)} on the same profile (seed 003)")
     if p.troop_type not in catalog.TROOP_TYPES:
         fail(f"{where}.troop_type", f"a Troop Type is one of {', '.join(catalog.TROOP_TYPES)}, not {p.troop_type!r}")
     if p.silhouette not in catalog.SILHOUETTES:
@@ -118,4 +128,4 @@ def unit_spec_fields(u) -> dict:
 
 def weapon_fields(w) -> dict:
     """The ``Weapon`` fields (``skirmish.engine.rules.skills.fields``) a ``[weapons]`` entry gives."""
-    return {"burst": w.burst}
+    return {"burst": w.burst, "ammo": tuple(sorted({ammunition.canonical(a) for a in w.ammo} - {"normal"}))}

@@ -16,11 +16,14 @@ from typing import Callable
 from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
-from skirmish.engine.rules.skills import bots, deploy, events, narrate, render, rolls
+from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
-OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({})
+OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
+    regeneration.PURPOSE: regeneration.outcome,
+    **comms.OUTCOMES,
+})
 
 # what the skills add to the deployment phase
 DEPLOYMENT = deploy.Extensions(cells=(), after=())
@@ -31,7 +34,31 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 
 def _on_idle(ctx: Context) -> None:
+    marksmanship.on_idle(ctx)
     deploy.on_idle(ctx, DEPLOYMENT)
+
+
+def _turn_options(state, unit, options: list) -> list:
+    for extend in TURN_OPTIONS:
+        options = extend(state, unit, options)
+    return options
+
+
+# what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
+TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
+                comms.turn_options)
+
+
+def _can_activate(state, unit) -> bool:
+    return deploy.can_activate(state, unit) and comms.can_activate(state, unit)
+
+
+def _acts_incapacitated(state, unit) -> bool:
+    return any(can(state, unit) for can in ACTS_INCAPACITATED)
+
+
+# what lets an incapacitated unit be activated: (state, unit) -> bool
+ACTS_INCAPACITATED = (regeneration.acts_incapacitated,)
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
@@ -44,9 +71,19 @@ MODULE = Module(
     summary="Special Skills: the d20 Normal and Face to Face Rolls, a deployment phase, the skills' base",
     on_game_start=deploy.start,
     on_idle=_on_idle,
-    can_activate=deploy.can_activate,
+    can_activate=_can_activate,
+    on_end_phase=comms.on_end_phase,
     can_target=deploy.can_target,
     on_table=deploy.on_table,
+    turn_options=_turn_options,
+    acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
+          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act},
+    on_task_resolved=paramedic.on_task_resolved,
+    acts_incapacitated=_acts_incapacitated,
+    on_task_rolled=marksmanship.on_task_rolled,
+    attack_dice=marksmanship.attack_dice,
+    weapon_difficulty=marksmanship.weapon_difficulty,
+    hit_effects=marksmanship.hit_effects,
     answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll},
     defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",)},
     frame_steps={SkillRollFrame: _roll_step},

@@ -7,7 +7,9 @@ name, and returns the line or None; the caller escapes it for the terminal.
 
 from __future__ import annotations
 
+from skirmish.engine.rules.core.tasks import CHALLENGE_FACES
 from skirmish.engine.rules.skills import events as sev
+from skirmish.engine.rules.skills.ammunition import NAMES as AMMO_NAMES
 from skirmish.engine.rules.skills.attributes import NAMES
 from skirmish.engine.rules.skills.rolls import MOD_CAP
 
@@ -37,12 +39,44 @@ def _face_to_face(e: sev.FaceToFaceResolved, state, n) -> str:
     return f"  face to face, {a} against {b}: neither wins ({e.how})"
 
 
+def _ammo(e: sev.AmmunitionUsed, state, n) -> str:
+    names = ", ".join(AMMO_NAMES.get(a, a) for a in e.ammo)
+    text = f"  {n(e.unit)}'s hit on {n(e.target)}: {names} Special Ammunition"
+    if e.ignored:
+        text += f"; {n(e.target)} is immune to {', '.join(AMMO_NAMES.get(a, a) for a in e.ignored)}"
+    return text
+
+
+def _attack_mods(e: sev.AttackModified, state, n) -> str:
+    parts = [mods_text(e.mods)] if e.mods else []
+    if e.difficulty:
+        parts.append(f"Difficulty {e.difficulty:+d}")
+    if e.burst:
+        parts.append(f"Burst: {e.burst} more d20")
+    return f"  {n(e.unit)}'s BS Attack on {n(e.target)}: " + "; ".join(parts)
+
+
+def _aimed(e: sev.AimedShot, state, n) -> str | None:
+    return f"  {n(e.unit)} takes an aimed shot (Marksmanship LX: B 1, +6 BS)" if e.unit else None
+
+
+COMMS = {"spotlight": "Hacking Program Spotlight", "total control": "Hacking Program Total Control",
+         "observe": "Forward Observer", "sat_lock": "Sat-Lock"}
+
 NARRATION = {
     sev.DeploymentStarted: lambda e, state, n: "── deployment: the sides place their units in turn ──",
     sev.UnitDeployed: lambda e, state, n: f"  {n(e.unit)} deploys at ({e.x},{e.y})",
     sev.DeploymentEnded: lambda e, state, n: "  every unit is deployed",
     sev.SkillRolled: _rolled,
     sev.FaceToFaceResolved: _face_to_face,
+    sev.AmmunitionUsed: _ammo,
+    sev.AttackModified: _attack_mods,
+    sev.AimedShot: _aimed,
+    sev.CommsAttacked: lambda e, state, n: f"  {n(e.unit)} makes a Comms Attack ({COMMS.get(e.attack, e.attack)}) "
+                                           f"at {n(e.target)}",
+    sev.StateChanged: lambda e, state, n: f"  {n(e.unit)} {'is now' if e.on else 'is no longer'} {e.state.title()}",
+    sev.MediKitUsed: lambda e, state, n: f"  {n(e.unit)} uses a MediKit on {n(e.ally)} (Paramedic)" if e.unit else None,
+    sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)}'s Injury is healed",
 }
 
 
@@ -51,4 +85,11 @@ def skill_roll(e, purpose: str, results: tuple[int, ...], replaced: str) -> str:
     return f": d20 at or under {e.target}, equal is a critical{replaced}"
 
 
-ROLLS = {"skills": skill_roll}
+def extra_damage(e, ammo: str, results: tuple[int, ...], replaced: str) -> str:
+    """A further damage roll of Special Ammunition (purpose "damage:<ammo>", skills/ammunition.py)."""
+    total = sum(CHALLENGE_FACES[r - 1] for r in results)
+    names = "+".join(AMMO_NAMES.get(a, a) for a in ammo.split("+"))
+    return f": {total} damage, another damage roll of {names} Special Ammunition against the same Resistance{replaced}"
+
+
+ROLLS = {"skills": skill_roll, "damage": extra_damage}

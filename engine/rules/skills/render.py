@@ -26,6 +26,20 @@ def label(option, state, decision, uname) -> str | None:
             terrain = geo.TERRAIN_NAMES.get(geo.terrain(state.board, x, y), "") if state.board else ""
             where = " (cover)" if terrain == "cover" else ""
             return f"deploy {uname(decision.unit)} at ({x},{y}){where}"
+        case "aimed_shot", (target, weapon, lethal):
+            w = state.units[decision.unit].weapons[weapon].name if decision.unit in state.units else weapon
+            kind = "lethal" if lethal else "non-lethal"
+            return f"aimed shot (Marksmanship LX: B 1, +6 BS) at {uname(target)} with {w}, {kind}"
+        case "hack", (program, target):
+            return f"hack {uname(target)}: {program.title()} (a WIP Comms Attack)"
+        case "observe", (target,):
+            return f"Forward Observer at {uname(target)} (WIP Comms Attack: Targeted)"
+        case "sat_lock", (target,):
+            return f"Sat-Lock {uname(target)} (Entire Order: WIP-6, no LoF: Targeted)"
+        case "medikit", (ally,):
+            return f"MediKit on {uname(ally)} (First Aid; passed, its Injury is healed)"
+        case "regenerate", ():
+            return f"regenerate {uname(decision.unit)} (Entire Order: a PH Roll heals its Injury; failing, it dies)"
         case "reroll", (i,) if decision.kind == "skill_reroll":
             f = state.stack[-1] if state.stack else None
             roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None

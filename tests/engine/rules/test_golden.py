@@ -64,6 +64,12 @@ GOLDEN = [
     ("dropzone", 3, 5, ("deploy", 17, {"deploy": 17})),
     ("dropzone", 1, 8, ("act", 57, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 43, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
     ("dropzone", 3, 30, ("act", 35, {"aim": 1, "assist": 1, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "move": 20, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    # the skills module's combat skills on uplink: Forward Observer and Sat-Lock, hacking, Marksmanship
+    # LX's aimed shots, and an Unconscious unit's Regeneration (its only options)
+    ("uplink", 1, 22, ("act", 67, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "move": 45, "observe": 1, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sat_lock": 4, "sprint": 1})),
+    ("uplink", 1, 37, ("act", 47, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "hack": 2, "move": 28, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("uplink", 1, 52, ("act", 54, {"aim": 1, "aimed_shot": 2, "assist": 2, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 39, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("uplink", 5, 48, ("act", 2, {"end": 1, "regenerate": 1})),
 ]
 
 

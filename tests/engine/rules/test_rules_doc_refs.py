@@ -36,6 +36,10 @@ SHORT = {
     "drag": f"{RULES_TESTS}/capture/test_drag_exit.py", "odds": f"{RULES_TESTS}/capture/test_escape_odds.py",
     "s_mission": f"{RULES_TESTS}/skills/test_skills_mission.py", "s_rolls": f"{RULES_TESTS}/skills/test_skills_rolls.py",
     "s_deploy": f"{RULES_TESTS}/skills/test_skills_deploy.py", "s_playouts": f"{RULES_TESTS}/skills/test_skills_playouts.py",
+    "s_marks": f"{RULES_TESTS}/skills/test_skills_marksmanship.py",
+    "s_regen": f"{RULES_TESTS}/skills/test_skills_regeneration.py",
+    "s_medic": f"{RULES_TESTS}/skills/test_skills_paramedic.py", "s_comms": f"{RULES_TESTS}/skills/test_skills_comms.py",
+    "s_uplink": f"{RULES_TESTS}/skills/test_skills_uplink.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",
