@@ -14,7 +14,8 @@ imports ``engine``, ``server``...; a later one ``skirmish.engine``..., shimmed t
 - ``decide``: the rules themselves: random players play every bundled mission the two trees share
   (``--games`` games each, the same seeds), timing each ``decide`` call (microseconds per command)
   and each ``evolve`` (microseconds per event).
-- ``server``: ``bench/bench_server.py --phases echo,peak`` of each tree: commands/s, ack p50/p99,
+- ``server``: ``bench/bench_server.py --phases echo,peak`` of each tree (``--server-mission``, default
+  ridge): commands/s, ack p50/p99,
   server CPU per command, and the echo server's requests/s as the machine's yardstick.
 
 The table gives each figure's median over the rounds for both trees, the ratio after / before
@@ -138,7 +139,7 @@ def measure(part: str, tree: Path, env: dict, opts) -> dict[str, float]:
             figures[f"evolve {name} (us/event)"] = f["evolve us/event"]
         return figures
     out = run(["bench/bench_server.py", "--phases", "echo,peak", "--seconds", str(opts.server_seconds),
-               "--warmup", "2"], tree, env, 1800)
+               "--warmup", "2", "--mission", opts.server_mission], tree, env, 1800)
     echo, peak = ECHO.search(out), PEAK.search(out)
     if not (echo and peak):
         raise SystemExit(f"bench_server's summary not understood in {tree}:\n{out[-2000:]}")
@@ -178,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--events", type=int, default=100_000, help="events for bench_replay (default 100000)")
     ap.add_argument("--games", type=int, default=20, help="games per mission for decide (default 20)")
     ap.add_argument("--server-seconds", type=float, default=8.0, help="measured seconds per bench_server phase (default 8)")
+    ap.add_argument("--server-mission", default="ridge",
+                    help="the mission bench_server plays (default ridge; knives has hidden cards, so views to make)")
     opts = ap.parse_args(argv)
     parts = [p for p in opts.parts.split(",") if p]
     unknown = set(parts) - {"replay", "decide", "server"}

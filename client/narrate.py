@@ -13,6 +13,7 @@ from typing import Mapping
 from skirmish.client.render import label
 from skirmish.client.safe import safe
 from skirmish.engine import events as ev
+from skirmish.engine.base import Hidden
 from skirmish.engine.model import DirectFrame, ReadyFrame, State, TaskFrame
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.core import procedure, tasks
@@ -148,7 +149,7 @@ def _dice_line(e: ev.DiceRolled, state: State, who: str) -> str | None:
     told = registry.CATALOG.all().roll_lines.get(e.purpose)  # a roll a module tells its own way
     if told is not None:
         return told(e, state, who)
-    if not e.results:
+    if isinstance(e.results, Hidden):
         return f"  {who}rolls {e.sides}-sided dice, hidden from you ({e.purpose})"
     what = f"{len(e.results)}d{e.sides} {list(e.results)}"
     vs = f" vs {e.target}" if e.target and e.purpose not in ("initiative",) else ""

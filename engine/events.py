@@ -15,7 +15,7 @@ from skirmish.engine.rules.bundled import fields, parts
 from skirmish.engine.model import Board, Decision, FrameT, Item, Objective, Option, Outcome, Unit
 
 
-from skirmish.engine.base import Event  # noqa: E402  (the base of every event, the modules' too)
+from skirmish.engine.base import Event, Hidden  # noqa: E402  (the base of every event, the modules' too)
 
 
 # -- the game's frame ------------------------------------------------------------------------
@@ -98,7 +98,7 @@ class Checkpoint(Event):
 class DiceRolled(Event):
     nonce: int
     sides: int
-    results: tuple[int, ...]
+    results: tuple[int, ...] | Hidden  # Hidden: in the view of a viewer a rules module hides the roll from
     purpose: str  # why: "initiative", "task:attack", "damage", "cover", ...
     unit: str = ""
     target: int = 0  # the target number of a task roll, 0 where none
@@ -162,8 +162,8 @@ class TaskAttempted(Event):
 
 class UnitMoved(Event):
     unit: str
-    x: int
-    y: int
+    x: int | Hidden  # Hidden: in the view of a viewer a rules module hides the unit's position from
+    y: int | Hidden
 
 
 class ProneChanged(Event):

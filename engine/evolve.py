@@ -14,6 +14,7 @@ from typing import Callable
 import msgspec
 
 from skirmish.engine import events as ev
+from skirmish.engine.base import Hidden
 from skirmish.engine.dice.fair import check_client_seed
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import MOMENTUM_MAX, SIDES, State, Turn
@@ -133,8 +134,8 @@ def _checkpoint(s: State, e: ev.Checkpoint) -> None:
 def _dice_rolled(s: State, e: ev.DiceRolled) -> None:
     if e.nonce != s.next_nonce:
         raise InvalidEvent(f"roll nonce {e.nonce} where {s.next_nonce} was next")
-    if any(not 1 <= r <= e.sides for r in e.results):
-        raise InvalidEvent(f"roll {e.nonce}: a result outside 1..{e.sides}")
+    if not isinstance(e.results, Hidden) and any(not 1 <= r <= e.sides for r in e.results):
+        raise InvalidEvent(f"roll {e.nonce}: a result outside 1..{e.sides}")  # (a viewer's Hidden: not to check)
     s.next_nonce += 1
 
 

@@ -12,7 +12,7 @@ from typing import Union
 
 import msgspec
 
-from skirmish.engine.base import Frame
+from skirmish.engine.base import Frame, Hidden
 from skirmish.engine.rules.bundled import parts
 from skirmish.engine.versions import CURRENT as CURRENT_RULES
 
@@ -21,8 +21,10 @@ SIDES: tuple[Side, Side] = ("a", "b")
 MOMENTUM_MAX = 6  # seed 001 / RULES-BRIEF: a side's Momentum pool holds at most 6
 
 # An option is a small canonical value: a tuple of strings and ints whose first item names it,
-# e.g. ("move", 3, 4), ("attack", "b1", 0, 1), ("end",). It has one wire form (an array).
-Option = tuple[Union[str, int], ...]
+# e.g. ("move", 3, 4), ("attack", "b1", 0, 1), ("end",). It has one wire form (an array). In a
+# viewer's view an item a rules module hides is a ``Hidden`` (``("card", Hidden("card"))``): the
+# state's own options never hold one, and no command may send one.
+Option = tuple[Union[str, int, Hidden], ...]
 
 
 def other(side: Side) -> Side:
@@ -98,14 +100,14 @@ class _UnitCore(msgspec.Struct):
 
     id: str
     side: Side
-    name: str
+    name: str | Hidden  # Hidden, x and y too: only in a view whose rules module hides it
     stats: Stats
     stress_max: int
     stress: int
     resistance: int
     weapons: tuple[Weapon, ...]
-    x: int
-    y: int
+    x: int | Hidden
+    y: int | Hidden
     kind: str = "hero"  # "hero" | "bogey"
     tier: str = ""  # bogeys: "grunt" (Minor NPC), "elite" (Notable NPC), "boss" (Major NPC)
     focuses: tuple[str, ...] = ()

@@ -24,6 +24,10 @@ first bad one. Check 7 needs the revealed seed, which exists once the game is ov
 the report says the dice are not yet verifiable (the rules are still re-run, with the logged
 rolls standing in for the dice, as they are for games on local dice).
 
+A stored log never holds a viewer's redacted form (``skirmish.engine.base.Hidden``): in an event the
+rules produce, or a roll, it fails checks 7 and 8 like any changed value; in ``GameCreated``,
+which the rules do not produce, it fails at event 1.
+
 A malformed event never raises: bytes that are not an event (or hold a string that is not
 UTF-8) fail check 3, and anything the engine raises on an event that decodes fails that event.
 """
@@ -35,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
 from skirmish.engine import events as ev
+from skirmish.engine.base import Hidden
 from skirmish.engine.codec import DecodeError, decode_event, encode_event, state_hash
 from skirmish.engine.commands import Cancel, Choose, Command, Resign, Start
 from skirmish.engine.decide import decide
@@ -142,6 +147,8 @@ def verify_log(game_id: str, stored: Iterable[LoggedEvent]) -> Report:
     seq0, first = decoded[0]
     if not isinstance(first, ev.GameCreated) or first.game_id != game_id:
         return report.fail(seq0, "the first event must be GameCreated for this game")
+    if any(isinstance(v, Hidden) for u in first.units for v in (u.name, u.x, u.y)):
+        return report.fail(seq0, "GameCreated hides a unit's name or position: a viewer's view of the game, not its log")
     try:  # the game is re-run with the rules it was played under (skirmish.engine.versions)
         rules_level(first.engine_version)
     except UnknownVersion as exc:

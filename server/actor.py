@@ -3,7 +3,8 @@
 A command's way (DESIGN.md section 1)::
 
     connection --call--> actor queue --> decide (pure; a GameError leaves the game untouched)
-        --> store.append (durable) --> evolve --> fan out: view(event, viewer) per connection
+        --> store.append (durable) --> per event: its views, then evolve --> fan out: each
+        connection gets its viewer's view of each event
         --> the pending decision with the deciding seat's clock --> ack to the commander
 
 Nothing else changes the game: seating, starting, watching (whose backlog must not interleave
@@ -11,8 +12,11 @@ with new events), clock time-outs and forfeits all run as jobs on the same queue
 only *queues* frames on each connection (``skirmish.server.connection``), so a slow reader never holds
 the actor up.
 
-Every outbound event passes through ``skirmish.engine.view.view``; a ``None`` view is not sent, and the
-pending decision is shown to each viewer through the view of its ``DecisionRequested``.
+Every outbound event passes through ``skirmish.engine.view``, which sees the state before the
+event: the live game shows each new event to every viewer as it applies it
+(``Submitted.views``), and a backlog read from the store is folded as it is read (only for a
+game whose modules hide something). A ``None`` view is not sent, and the pending decision is
+shown to each viewer through the view of its ``DecisionRequested`` (``skirmish.engine.view.pending``).
 
 **Batch connections** (``hello`` with ``batch``): what a job pushes to such a connection is
 staged, not sent, and goes out as one ``updates`` message at the end of the job
@@ -30,8 +34,8 @@ from skirmish.engine.commands import Cancel, Choose, Resign, Start
 from skirmish.engine.decide import default_option
 from skirmish.engine.dice.fair import check_client_seed
 from skirmish.engine.errors import GameError
-from skirmish.engine.events import ClientSeedAdded, DecisionRequested, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
-from skirmish.engine.view import view
+from skirmish.engine.events import ClientSeedAdded, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
+from skirmish.engine.view import hides, pending, viewed
 from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated
 from skirmish.server.clock import GameClock
@@ -342,6 +346,7 @@ class GameActor:
         """Fan the stored events out to every watcher, each in its own view; then what is pending."""
         frames: dict[tuple[str, str, int], object] = {}
         items: dict[str, list[EventItem]] = {}  # per viewer: shared by its connections (one encoding)
+        shown = sub.views or (None,) * len(sub.events)  # each event's views; None: as it is
         for conn, viewer in list(self.watchers.items()):
             if conn is exclude:
                 continue
@@ -350,7 +355,8 @@ class GameActor:
                 if seen_by is None:
                     seen_by = items[viewer] = [
                         EventItem(seq=sub.first_seq + i, event=seen)
-                        for i, event in enumerate(sub.events) if (seen := view(event, viewer)) is not None]
+                        for i, event in enumerate(sub.events)
+                        if (seen := event if shown[i] is None else shown[i][viewer]) is not None]
                 if seen_by:
                     self._outbox.stage_events(conn, seen_by)
                 continue
@@ -358,7 +364,7 @@ class GameActor:
                 key = (viewer, conn.codec.name, i)
                 frame = frames.get(key)
                 if frame is None:
-                    seen = view(event, viewer)
+                    seen = event if shown[i] is None else shown[i][viewer]
                     frame = _HIDDEN if seen is None else conn.codec.encode(
                         EventMsg(game_id=self.game_id, seq=sub.first_seq + i, event=seen))
                     frames[key] = frame
@@ -408,10 +414,10 @@ class GameActor:
 
     def _decision_msg(self, viewer: str) -> DecisionMsg | None:
         p = self.state.pending
-        seen = view(DecisionRequested(decision=p), viewer)
+        seen = pending(self.state, viewer)
         if seen is None:
             return None
-        return DecisionMsg(game_id=self.game_id, seq=self.state.seq, decision=seen.decision,
+        return DecisionMsg(game_id=self.game_id, seq=self.state.seq, decision=seen,
                            clock=self.clock.show(p.side, self.loop.time()))
 
     def _show_pending(self, conn: Connection, viewer: str) -> None:
@@ -428,16 +434,21 @@ class GameActor:
                 self._outbox.deliver(conn, msg)
 
     async def _backlog(self, conn: Connection, viewer: str, after_seq: int) -> None:
+        """The events after ``after_seq`` as ``viewer`` sees them. In a game whose modules hide
+        something the log is read and folded from its start, so that each event's view sees the
+        state before it (a resume's cost, not a live event's)."""
         last = self.state.seq
         if after_seq >= last:
             return
-        for stored in await self.game.store.read(self.game_id, after_seq + 1, last):
-            seen = view(decode_event(stored.data), viewer)
-            if seen is not None:
+        start = 1 if viewer != "all" and hides(self.state) else after_seq + 1
+        stored = await self.game.store.read(self.game_id, start, last)
+        events = (decode_event(s.data) for s in stored)
+        for s, seen in zip(stored, viewed(events, viewer) if start == 1 else events):
+            if s.seq > after_seq and seen is not None:
                 if conn.batch:
-                    self._outbox.stage(conn, EventItem(seq=stored.seq, event=seen))
+                    self._outbox.stage(conn, EventItem(seq=s.seq, event=seen))
                 else:
-                    conn.send(EventMsg(game_id=self.game_id, seq=stored.seq, event=seen))
+                    conn.send(EventMsg(game_id=self.game_id, seq=s.seq, event=seen))
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

@@ -142,12 +142,16 @@ def _narrate(datas: list[bytes], viewer: str) -> int:
     finished = any(type(e).__name__ == "GameEnded" for e in events)
     if viewer == "all" and not finished and bad is None:
         raise CliError("the full log opens when the game is over; use --as a, b or spectator")
-    state = None
+    full = state = None  # the full state (each view sees it as it was before its event), the viewer's
     for seq, event in enumerate(events, start=1):
         try:
             if seq == 1:
-                state = initial_state(event)
-            seen = event if seq == 1 else view(event, viewer)
+                full = initial_state(event)
+                seen = view(full, event, viewer)  # GameCreated: its view sees the state it creates
+                state = initial_state(seen)
+            else:
+                seen = view(full, event, viewer)
+                evolve(full, event)
             if seen is None:
                 continue
             line = describe(seen, state)

@@ -31,6 +31,7 @@ from skirmish.engine.events import ClientSeedAdded, Event, GameEnded, SeatTaken,
 from skirmish.engine.evolve import evolve, initial_state, replay
 from skirmish.engine.mission import Mission, game_created
 from skirmish.engine.model import State
+from skirmish.engine.view import hides, views
 from skirmish.server.store import EventStore
 
 
@@ -72,12 +73,18 @@ def decode_secret(blob: bytes) -> Secret:
 @dataclass(frozen=True)
 class Submitted:
     """What a command did: its events, stored as ``first_seq..last_seq``; ``duplicate`` for a
-    retried command id (the events are then those stored the first time, already applied)."""
+    retried command id (the events are then those stored the first time, already applied).
+
+    ``views[i]`` is ``events[i]`` as each live viewer sees it (``skirmish.engine.view.views``, made
+    with the state before the event, as it was applied), or None where every viewer sees it as
+    it is; empty where every viewer sees every event as it is (a game whose modules hide
+    nothing) and for a duplicate (nothing is published again)."""
 
     events: list[Event]
     first_seq: int
     last_seq: int
     duplicate: bool = False
+    views: tuple = ()
 
 
 class LiveGame:
@@ -188,11 +195,10 @@ class LiveGame:
         result = await self.store.append(self.game_id, self.state.seq, [encode_event(e) for e in events], command_id)
         if result.duplicate:  # the actor looks a request id up before it takes a seat: not reached
             raise ValueError(f"request {command_id!r} already took a seat in game {self.game_id}")
-        for e in events:
-            evolve(self.state, e)
+        seen = self._apply(events)
         self.dice = dice
         self.head_hash = result.last_hash
-        return Submitted(events, result.first_seq, result.last_seq)
+        return Submitted(events, result.first_seq, result.last_seq, views=seen)
 
     async def submit(self, command: Command, command_id: str | None = None) -> list[Event]:
         """Run a command; its events are durable when this returns. Raises ``GameError``."""
@@ -207,10 +213,22 @@ class LiveGame:
         if result.duplicate:  # a retried command: hand back what it did the first time
             stored = await self.store.read(self.game_id, result.first_seq, result.last_seq)
             return Submitted([decode_event(s.data) for s in stored], result.first_seq, result.last_seq, True)
-        for e in events:
-            evolve(self.state, e)
+        seen = self._apply(events)
         self.head_hash = result.last_hash
-        return Submitted(events, result.first_seq, result.last_seq)
+        return Submitted(events, result.first_seq, result.last_seq, views=seen)
+
+    def _apply(self, events: list[Event]) -> tuple:
+        """Apply stored events to the state, each shown first to every live viewer in the state
+        before it (what ``Submitted.views`` holds; empty for a game whose modules hide nothing)."""
+        if not hides(self.state):
+            for e in events:
+                evolve(self.state, e)
+            return ()
+        seen = []
+        for e in events:
+            seen.append(views(self.state, e))
+            evolve(self.state, e)
+        return tuple(seen)
 
 
 class AlreadyCreated(Exception):

@@ -1,7 +1,9 @@
 """An in-process match: two bots play a mission, every event goes to the store.
 
 Each bot sees only its side's view: the runner reduces, per side, the events as
-``skirmish.engine.view`` shows them to that side, and hands the bot that view state.
+``skirmish.engine.view`` shows them to that side (the live game shows each event in the state
+before it: ``Submitted.views``; ``GameCreated`` in the state it creates), and hands the bot
+that view state.
 
 A bot wrapped in :class:`~skirmish.server.tournament.guard.GuardedBot` (``skirmish match`` and every
 tournament game wrap theirs) that crashes, answers an option it was not offered or runs out of
@@ -24,7 +26,7 @@ from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.mission import Mission, game_created
 from skirmish.engine.model import Outcome, State
 from skirmish.engine.view import view
-from skirmish.server.game import LiveGame, seed_from_int
+from skirmish.server.game import LiveGame, Submitted, seed_from_int
 from skirmish.server.store import EventStore
 from skirmish.server.tournament.guard import Forfeit
 
@@ -43,11 +45,12 @@ class SideView:
 
     def __init__(self, side: str, first: GameCreated):
         self.side = side
-        self.state: State = initial_state(first)
+        self.state: State = initial_state(view(None, first, side))
 
-    def apply(self, events: list[Event]) -> None:
-        for e in events:
-            seen = view(e, self.side)
+    def apply(self, sub: Submitted) -> None:
+        shown = sub.views or (None,) * len(sub.events)
+        for i, e in enumerate(sub.events):
+            seen = e if shown[i] is None else shown[i][self.side]
             if seen is not None:
                 evolve(self.state, seen)
 
@@ -61,14 +64,14 @@ async def play_match(store: EventStore, mission: Mission, bots: dict[str, Bot], 
     views = {side: SideView(side, first) for side in bots}
     for side, bot in bots.items():
         bot.new_game(side)
-    events = await game.submit(Start())
+    sub = await game.run(Start())
     decisions = 0
     forfeit: Forfeit | None = None
     while True:
         for v in views.values():
-            v.apply(events)
+            v.apply(sub)
         if on_events:
-            on_events(events)
+            on_events(sub.events)
         state = game.state
         if state.outcome is not None:
             break
@@ -76,7 +79,7 @@ async def play_match(store: EventStore, mission: Mission, bots: dict[str, Bot], 
         side_view = views[pending.side].state
         try:
             option = bots[pending.side].choose(side_view, side_view.pending)
-            events = await game.submit(Choose(pending.id, option, pending.side))
+            sub = await game.run(Choose(pending.id, option, pending.side))
         except (Forfeit, GameError) as exc:
             if isinstance(exc, Forfeit):
                 forfeit = exc
@@ -84,7 +87,7 @@ async def play_match(store: EventStore, mission: Mission, bots: dict[str, Bot], 
                 log = getattr(bots[pending.side], "log", None)
                 forfeit = Forfeit(pending.side, "illegal", f"the engine refused the answer: {exc}", "",
                                   log.text() if log is not None else "")
-            events = await game.submit(forfeit_command(forfeit))
+            sub = await game.run(forfeit_command(forfeit))
             continue
         decisions += 1
     return MatchResult(game.game_id, game.state.outcome, game.state.seq, decisions, forfeit)

@@ -101,7 +101,7 @@ gathered into the shared types -- the log's union, the frames, ``Unit``, ``State
 ``GameCreated`` and ``Mission`` (``CREATED``: the game's data it takes from its mission, set up in the
 initial state by its ``evolve.initial``), the mission file's ``MissionSpec`` (``TABLES``, parsed by its
 ``mission.game_data``) and ``ProfileSpec`` -- so the log stays one closed, typed union; its ``Module``
-names its events (for the clash check), its redactions (``skirmish.engine.view``), its narration (of
+names its events (for the clash check), its redactions and secrets (``skirmish.engine.view``; below), its narration (of
 its events, frames and rolls, ``roll_lines`` for a roll told its own way) and text views
 (``client``: ``Shown``: flags, labels, titles, pools, status lines, places, the procedure in
 progress, and ``carriers``, which label an option that carries another, the capture module's bonus
@@ -111,6 +111,15 @@ fight) and determinization samplers
 (``bots``). A field a module adds to ``Unit`` or ``State`` needs a default: the state hash leaves
 every field added after the first release out while it holds its default (``skirmish.engine.codec.state_hash``),
 so a game that leaves it there hashes as before the field existed (older logs' checkpoints still verify).
+
+Hidden information (issue 13 item 3; ``skirmish.engine.view``): ``redactions`` maps an event type to
+``(state, event, viewer) -> event | None``, the event as ``viewer`` may see it given ``state``, the
+full state before the event (for ``GameCreated``, the state it creates); a game's redactions of
+one type are those of its modules, chained in the mission's order. What is hidden takes an
+explicit redacted form (``skirmish.engine.base.Hidden``) in a field whose type admits it. ``secrets``
+is ``(state, viewer) -> iterable of Secret``: what ``viewer`` may not know in ``state``, declared
+apart from how it is hidden, so that a test can hold the views to it against the full state
+(``tests/engine/test_views_hide_secrets.py``).
 """
 
 from __future__ import annotations
@@ -128,6 +137,29 @@ if TYPE_CHECKING:
     from skirmish.engine.model import Decision, Option, Outcome, State, Unit
 
 Context = Any  # skirmish.engine.rules.context.Context, which imports this file
+
+WHOLE = "whole"  # Secret.value: the whole value at the path is secret
+ROLLS = "rolls"  # Secret.path's first item for dice, which no state keeps (see Secret)
+
+
+class Secret(NamedTuple):
+    """Something a viewer may not know in a state (``Module.secrets``), until the game is over.
+
+    ``path`` walks the full state: attribute names, dict keys, list indexes, e.g.
+    ``("units", "b1", "x")``, ``("hands", "a")``, ``("salt",)``. A path that starts with ``ROLLS``,
+    ``(ROLLS, purpose, unit)``, names the results of every roll of that purpose (and ``unit``) so
+    far, in order: no state keeps dice, so whoever checks gathers them from the events.
+    ``value`` is ``WHOLE`` (the whole value there is secret: a scalar, or every item of a
+    collection), or the tuple of the items of the collection there that are secret (a multiset;
+    the others, e.g. a card created in public, are known). ``seen_as`` is where a viewer's own
+    state would hold it, where that differs (a unit shown under a handle); ``token``: the value,
+    a distinctive string (an id, a name), must appear in no event the viewer receives either."""
+
+    what: str  # for a failing test's message: "side a's hand", "b1's position"
+    path: tuple
+    value: Any = WHOLE
+    seen_as: tuple = ()
+    token: bool = False
 
 @dataclass(frozen=True)
 class CoreServices:
@@ -253,7 +285,8 @@ class Module:
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
-    redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (event, viewer) -> event | None
+    redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (state, event, viewer) -> event | None
+    secrets: Callable[["State", str], Any] | None = None  # (state, viewer) -> iterable of Secret: what viewer may not know
     samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
@@ -278,9 +311,9 @@ def _claim(what: str, owners: dict, names, module: str) -> None:
 
 
 def _chain(first, second):
-    def both(event, viewer):
-        seen = first(event, viewer)
-        return None if seen is None else second(seen, viewer)
+    def both(state, event, viewer):
+        seen = first(state, event, viewer)
+        return None if seen is None else second(state, seen, viewer)
 
     return both
 
@@ -342,7 +375,7 @@ class RuleSet:
     mission's order; ``core`` the core's services; ``modules`` the modules (not the core)."""
 
     __slots__ = ("names", "modules", "core", "answers", "defaults", "frame_steps", "acts", "hooks",
-                 "redactions", "samplers", "events", "narration", "rolls_narration", "roll_lines", "render",
+                 "redactions", "secrets", "samplers", "events", "narration", "rolls_narration", "roll_lines", "render",
                  "bots")
 
     def __init__(self, core: Module, modules: tuple[Module, ...]):
@@ -393,6 +426,7 @@ class RuleSet:
         set_(self, "rolls_narration", MappingProxyType({h: fn for m in modules for h, fn in m.rolls_narration.items()}))
         set_(self, "roll_lines", MappingProxyType({p: fn for m in modules for p, fn in m.roll_lines.items()}))
         set_(self, "samplers", tuple(s for m in modules for s in m.samplers))
+        set_(self, "secrets", tuple(m.secrets for m in modules if m.secrets is not None))
         set_(self, "hooks", MappingProxyType(
             {h: tuple(fn for m in modules if (fn := getattr(m, h)) is not None) for h in HOOKS}))
 
@@ -401,6 +435,10 @@ class RuleSet:
 
     def __repr__(self) -> str:
         return f"RuleSet({', '.join(self.names) or 'core only'})"
+
+    def secrets_of(self, state: "State", viewer: str) -> list[Secret]:
+        """What ``viewer`` may not know in ``state``, by every module of the game (``Module.secrets``)."""
+        return [s for fn in self.secrets for s in fn(state, viewer)]
 
     def call(self, ctx: "Context", hook: str, *args) -> None:
         """Run an event hook (``on_game_start``, ``after_move``, ``on_hit``, ...) of every module,
@@ -474,7 +512,8 @@ class Catalog:
         return found
 
     def all(self) -> RuleSet:
-        """Every module of the catalog at once (what ``skirmish.engine.view`` redacts, the codec decodes)."""
+        """Every module of the catalog at once (what the clients narrate, a decision's default is
+        looked up in; a game's views use its own rule set, ``rules_of``)."""
         return self.rules(tuple(self._entries))
 
 

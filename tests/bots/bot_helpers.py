@@ -27,18 +27,18 @@ class SideViews:
         self.state = initial_state(first)
         self.views = {}
         for side in ("a", "b"):
-            seen = view(first, side)
+            seen = view(self.state, first, side)  # GameCreated: its view sees the state it creates
             self.views[side] = initial_state(seen)
         self.dice = LocalDice(dice_seed)
         self.apply(decide(self.state, Start(), self.dice))
 
     def apply(self, events) -> None:
         for e in events:
-            evolve(self.state, e)
             for side, v in self.views.items():
-                seen = view(e, side)
+                seen = view(self.state, e, side)  # in the state before the event
                 if seen is not None:
                     evolve(v, seen)
+            evolve(self.state, e)
 
     def play(self, option) -> None:
         p = self.state.pending

@@ -17,11 +17,14 @@ import skirmish.bots.mcts as mcts_module
 from skirmish.bots import determinize as det
 from skirmish.bots.mcts import MctsBot
 from skirmish.bots.simulate import encode
+from skirmish.engine.base import Hidden
 from skirmish.engine.codec import state_hash
 from skirmish.engine.events import GameCreated
 from skirmish.engine.rules import registry
 
 from tests.bots.bot_helpers import SideViews
+
+HIDDEN = Hidden("card")  # a card of the other side's hand or deck, in a view
 
 SECRET = "Agent SECRET-7f3a"
 
@@ -100,7 +103,7 @@ def test_every_search_state_is_a_determinization_of_the_view_passed_to_choose(mo
         assert out_hash == source_hash
 
 
-def hide_a1_name(event, viewer):
+def hide_a1_name(state, event, viewer):
     if viewer in ("a", "all"):
         return event
     units = tuple(msgspec.structs.replace(u, name="(unknown)") if u.id == "a1" else u for u in event.units)
@@ -149,7 +152,7 @@ def test_the_side_allowed_to_see_it_does_meet_it(secret_name, monkeypatch):
 
 
 def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_the_view(monkeypatch):
-    """Side b's search starts from b's view, where a's cards are "" (but for cards a created),
+    """Side b's search starts from b's view, where a's cards are Hidden (but for cards a created),
     and plays from determinizations whose a-hand and a-deck are a deal of exactly the cards b
     cannot place -- never from a's true hand (which b's view does not hold)."""
     from skirmish.engine.rules.challenges.sampler import unseen
@@ -179,11 +182,11 @@ def test_in_a_game_with_hidden_hands_the_search_samples_the_opponents_hand_from_
     assert worlds, "the search determinized nothing"
     differs = 0
     for view, world in worlds:
-        assert all(c == "" or c in view.created["a"] for c in view.hands["a"])  # the view hides a's hand
-        assert "" not in world.hands["a"] and "" not in world.decks["a"]  # the world fills it in
+        assert all(c == HIDDEN or c in view.created["a"] for c in view.hands["a"])  # the view hides a's hand
+        assert HIDDEN not in world.hands["a"] and HIDDEN not in world.decks["a"]  # the world fills it in
         assert len(world.hands["a"]) == len(view.hands["a"]) and len(world.decks["a"]) == len(view.decks["a"])
         assert sorted(world.hands["a"] + world.decks["a"]) == sorted(
-            [c for c in view.hands["a"] if c] + unseen(view, "a"))
+            [c for c in view.hands["a"] if c != HIDDEN] + unseen(view, "a"))
         assert world.decks["a"] == sorted(world.decks["a"])
         assert world.hands["b"] == view.hands["b"] and world.decks["b"] == view.decks["b"]  # its own: as seen
     for first, true_hand in truths:

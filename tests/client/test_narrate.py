@@ -33,8 +33,8 @@ def narrate_random_game(mission_id: str, seed: int, viewer: str = "a") -> list[t
     events = decide(state, Start(), dice)
     for _ in range(5000):
         for e in events:
+            seen = view(state, e, viewer)
             evolve(state, e)
-            seen = view(e, viewer)
             if seen is not None:
                 lines.append((seen, describe(seen, seen_state)))
                 evolve(seen_state, seen)

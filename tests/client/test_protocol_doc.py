@@ -12,6 +12,8 @@ import re
 import sys
 from pathlib import Path
 
+import msgspec
+
 from skirmish.protocol.errors import CODES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -315,4 +317,4 @@ def test_hidden_cards_and_card_draws_are_documented():
     unit = next(seg for seg in _segments(rows["DiceRolled"][1]) if seg.startswith("`unit`"))
     assert f'"{DRAW}"' in unit and "side" in unit, "DiceRolled.unit holds the drawing side for a card draw"
     assert f'"{SALT}"' in rows["DiceRolled"][1]
-    assert "**Hidden cards**" in text and f"`{json.dumps(list(HIDDEN_CARD))}`" in text
+    assert "**Hidden cards**" in text and f"`{msgspec.json.encode(HIDDEN_CARD).decode()}`" in text  # as on the wire

@@ -8,6 +8,7 @@ redacted for everyone but the drawing side (``skirmish.engine.rules.challenges.h
 
 from __future__ import annotations
 
+from skirmish.engine.base import Hidden
 from skirmish.engine.model import SIDES, Side
 from skirmish.engine.rules.challenges.events import CardDrawn
 from skirmish.engine.rules.context import Context
@@ -32,7 +33,8 @@ def deal(ctx: Context) -> None:
         draw(ctx, side, ctx.state.challenges.hand)
 
 
-def playable(hand: list[str]) -> list[str]:
+def playable(hand: list) -> list[str]:
     """The distinct cards of a hand, sorted: every card held is offered, useful or not, so the
-    options say nothing about the hand that its size does not."""
-    return sorted({c for c in hand if c})
+    options say nothing about the hand that its size does not. (In a view, a card the viewer
+    cannot name is a ``Hidden``: a search from the view cannot play it.)"""
+    return sorted({c for c in hand if not isinstance(c, Hidden)})

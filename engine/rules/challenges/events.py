@@ -5,14 +5,14 @@ What of them is hidden, and from whom: ``skirmish.engine.rules.challenges.hidden
 
 from __future__ import annotations
 
-from skirmish.engine.base import Event
+from skirmish.engine.base import Event, Hidden
 
 
 class SaltDrawn(Event):
     """Secret dice mixed into the state, so that a Checkpoint's hash cannot be searched for the
-    hidden hands (redacted to ``()`` for everyone until the game is over)."""
+    hidden hands (``Hidden`` in every view until the game is over)."""
 
-    salt: tuple[int, ...]
+    salt: tuple[int, ...] | Hidden
 
 
 class ActionPointsChanged(Event):
@@ -22,10 +22,10 @@ class ActionPointsChanged(Event):
 
 
 class CardDrawn(Event):
-    """``side`` drew ``card`` from its deck (the other side and spectators see ``card = ""``)."""
+    """``side`` drew ``card`` from its deck (the other side and spectators see a ``Hidden``)."""
 
     side: str
-    card: str
+    card: str | Hidden
 
 
 class CardPlayed(Event):

@@ -7,6 +7,7 @@ from typing import Callable
 
 import msgspec
 
+from skirmish.engine.base import Hidden
 from skirmish.engine.base import unit_of as _unit
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import SIDES, State
@@ -36,7 +37,7 @@ def _challenge_sides(s: State, side: str) -> None:
 
 
 def _salt_drawn(s: State, e: cev.SaltDrawn) -> None:
-    s.salt = tuple(e.salt)
+    s.salt = e.salt if isinstance(e.salt, Hidden) else tuple(e.salt)
 
 
 def _action_points_changed(s: State, e: cev.ActionPointsChanged) -> None:
@@ -50,11 +51,10 @@ def _action_points_changed(s: State, e: cev.ActionPointsChanged) -> None:
 def _card_drawn(s: State, e: cev.CardDrawn) -> None:
     _challenge_sides(s, e.side)
     deck = s.decks[e.side]
-    if e.card in deck:
+    if isinstance(e.card, Hidden) and deck:  # a viewer's: which card left the deck is unknown to it
+        s.decks[e.side] = [e.card] * (len(deck) - 1)
+    elif e.card in deck:
         deck.remove(e.card)
-    elif e.card == "" and deck:
-        # a draw this viewer may not see: which card left the deck is unknown to it
-        s.decks[e.side] = [""] * (len(deck) - 1)
     else:
         raise InvalidEvent(f"side {e.side}'s deck holds no card {e.card!r}")
     s.hands[e.side].append(e.card)
@@ -65,8 +65,8 @@ def _card_played(s: State, e: cev.CardPlayed) -> None:
     hand = s.hands[e.side]
     if e.card in hand:
         hand.remove(e.card)
-    elif "" in hand:
-        hand.remove("")  # a card this viewer had not seen until now
+    elif (hidden := next((c for c in hand if isinstance(c, Hidden)), None)) is not None:
+        hand.remove(hidden)  # a card this viewer had not seen until now
     else:
         raise InvalidEvent(f"side {e.side} holds no card {e.card!r}")
     s.played[e.side].append(e.card)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import msgspec
 
+from skirmish.engine.base import Hidden
+
 
 class Facility(msgspec.Struct):
     """seed 002: a facility card on the board (defence, structure points, an intel center)."""
@@ -69,12 +71,12 @@ UNIT = (
 STATE = (
     ("challenges", ChallengeSetup | None, None),  # the mission's data, public
     ("facilities", dict[str, Facility], {}),
-    ("hands", dict[str, list[str]], {}),  # hidden: a viewer sees "" for each card it may not see
-    ("decks", dict[str, list[str]], {}),  # hidden: the cards left, sorted ("" where the viewer may not see)
+    ("hands", dict[str, list[str | Hidden]], {}),  # hidden: a viewer holds a Hidden for each card it may not see
+    ("decks", dict[str, list[str | Hidden]], {}),  # hidden: the cards left, sorted (Hidden where the viewer may not see)
     ("played", dict[str, list[str]], {}),  # cards each side has played (public)
     ("created", dict[str, list[str]], {}),  # cards each side has created (public)
     ("action_points", dict[str, int], {}),
-    ("salt", tuple[int, ...], ()),  # hidden: keeps the Checkpoint hashes from revealing the hands
+    ("salt", tuple[int, ...] | Hidden, ()),  # hidden: keeps the Checkpoint hashes from revealing the hands
 )
 
 # The fields it adds to ``GameCreated`` and ``skirmish.engine.mission.Mission``: the mission's data

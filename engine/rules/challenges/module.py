@@ -67,6 +67,7 @@ MODULE = Module(
     points=points,
     events=events.EVENTS,
     redactions=hidden.REDACTIONS,
+    secrets=hidden.secrets,
     samplers=(sample_hands,),
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,

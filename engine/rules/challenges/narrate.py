@@ -8,6 +8,7 @@ the unit's display name, and returns the line or None; the caller escapes it for
 
 from __future__ import annotations
 
+from skirmish.engine.base import Hidden
 from skirmish.engine.rules.challenges import dice
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
@@ -38,7 +39,8 @@ NARRATION = {
     cev.SaltDrawn: lambda event, state, n: None,
     cev.ActionPointsChanged: lambda event, state, n: (f"  side {event.side}: {event.delta:+d} Action Points "
                                                       f"({event.reason})"),
-    cev.CardDrawn: lambda event, state, n: f"  side {event.side} draws {event.card or 'a card (hidden)'}",
+    cev.CardDrawn: lambda event, state, n: (f"  side {event.side} draws "
+                                            f"{'a card (hidden)' if isinstance(event.card, Hidden) else event.card}"),
     cev.CardPlayed: lambda event, state, n: f"  side {event.side} plays {event.card}",
     cev.CardCreated: lambda event, state, n: f"  {n(event.unit)} creates the card {event.card}",
     cev.FateChanged: lambda event, state, n: f"  {n(event.unit)}: {event.delta:+d} fate ({event.reason})",

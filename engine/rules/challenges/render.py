@@ -8,6 +8,7 @@ client escapes every label and line it is given (``skirmish.client.safe``) befor
 
 from __future__ import annotations
 
+from skirmish.engine.base import Hidden
 from skirmish.engine.rules.challenges import dice
 from skirmish.engine.rules.challenges.frames import ChallengeFrame
 from skirmish.engine.rules.registry import Shown
@@ -16,9 +17,9 @@ CARD_EFFECTS = {"dice": "+{v} dice to your pool", "reroll": "re-roll the opponen
                 "convert": "turn up to {v} failed dice into successes", "fate": "+{v} fate for re-rolls"}
 
 
-def card_text(state, name: str) -> str:
+def card_text(state, name) -> str:
     """A card and what playing it does, e.g. ``jam (re-roll the opponent's successes)``."""
-    if not name:
+    if isinstance(name, Hidden):
         return "a hidden card"
     card = state.challenges.cards.get(name) if state.challenges else None
     if card is None:
@@ -44,7 +45,7 @@ def label(option, state, decision, uname) -> str | None:
         case "fate", (n,):
             return f"spend {n} fate: re-roll your failed dice"
         case "card", (name,):
-            return f"play {card_text(state, name)}" if name else "play a card (hidden from you)"
+            return "play a card (hidden from you)" if isinstance(name, Hidden) else f"play {card_text(state, name)}"
         case "assassinate", ("*", ap):
             return f"assassinate an enemy hero within reach, picked at random ({ap} Action Points)"
         case "assassinate", (uid, ap):

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 from skirmish.engine.codec import decode_event
 from skirmish.engine.verify import LoggedEvent, verify_log
-from skirmish.engine.view import view
+from skirmish.engine.view import viewed as viewed_log
 from skirmish.protocol import messages as m
 from skirmish.protocol.codec import JSON, MSGPACK, codec_for
 
@@ -178,12 +178,9 @@ async def verify_store(store, game_id: str):
 
 
 async def viewed(store, game_id: str, viewer: str, after_seq: int = 0) -> list[tuple[int, object]]:
-    out = []
-    for s in await store.read(game_id, after_seq + 1):
-        seen = view(decode_event(s.data), viewer)
-        if seen is not None:
-            out.append((s.seq, seen))
-    return out
+    stored = await store.read(game_id)  # from the start: each view sees the state before its event
+    return [(s.seq, seen) for s, seen in zip(stored, viewed_log((decode_event(s.data) for s in stored), viewer))
+            if s.seq > after_seq and seen is not None]
 
 
 def encode_raw(codec_name: str, obj) -> bytes | str:

@@ -12,11 +12,12 @@ import pytest
 
 from skirmish.bots import make_bot
 from skirmish.engine import events as ev
+from skirmish.engine.base import Hidden
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.codec import decode_event, state_hash
 from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.verify import LoggedEvent, verify_log
-from skirmish.engine.view import view
+from skirmish.engine.view import view, viewed
 from skirmish.server import missions
 from skirmish.server.match import play_match
 from skirmish.server.store import MemoryStore
@@ -52,9 +53,10 @@ def test_no_viewer_receives_another_sides_cards_before_the_end(logs):
     for game_id, stored in logs:
         events = [decode_event(s.data) for s in stored]
         truth = initial_state(events[0])
-        views = {v: initial_state(view(events[0], v)) for v in VIEWERS}
+        views = {v: initial_state(view(truth, events[0], v)) for v in VIEWERS}
         over = False
         for seq, e in enumerate(events[1:], start=2):
+            shown = {v: view(truth, e, v) for v in VIEWERS}  # in the state before the event
             evolve(truth, e)
             over = over or isinstance(e, ev.GameEnded)
             if over:
@@ -62,9 +64,9 @@ def test_no_viewer_receives_another_sides_cards_before_the_end(logs):
             drawn += isinstance(e, cev.CardDrawn)
             played += isinstance(e, cev.CardPlayed)
             for v in VIEWERS:
-                seen = view(e, v)
+                seen = shown[v]
                 assert not leaks(seen, v), (game_id, seq, v, leaks(seen, v))
-                hidden_options += isinstance(seen, ev.DecisionRequested) and ("card", "") in seen.decision.options
+                hidden_options += isinstance(seen, ev.DecisionRequested) and ("card", Hidden("card")) in seen.decision.options
                 evolve(views[v], seen)
                 assert not view_knows_nothing_hidden(views[v], v), (game_id, seq, view_knows_nothing_hidden(views[v], v))
                 if isinstance(e, ev.Checkpoint):
@@ -85,7 +87,7 @@ def test_after_the_end_the_full_log_is_open_and_verifies(logs):
         assert report.ok, (game_id, report.problem, report.bad_seq)
         assert report.finished and report.seed_verified and report.rolls_checked == report.rolls
         events = [decode_event(s.data) for s in stored]
-        full = [view(e, "all") for e in events]
+        full = list(viewed(events, "all"))
         assert full == events  # "all" sees every card, every draw and the salt
         assert any(isinstance(e, cev.CardDrawn) and e.card for e in full)
         assert any(isinstance(e, cev.SaltDrawn) and e.salt for e in full)
