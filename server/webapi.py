@@ -137,7 +137,8 @@ class Fold:
 
     def __init__(self, viewer: str):
         self.viewer = viewer
-        self.state = None
+        self.state = None  # the viewer's state
+        self.full = None  # the whole state, which the views are made from (skirmish.engine.view)
         self.seq = 0  # the log's seq read so far
         self.over = False
 
@@ -147,9 +148,12 @@ class Fold:
         if isinstance(event, GameEnded):
             self.over = True
         if self.state is None:
-            self.state = initial_state(event)
-            return {"seq": seq, "type": type(event).__name__, "text": describe(event, self.state) or ""}
-        seen = view(event, self.viewer)
+            self.full = initial_state(event)
+            seen = view(None, event, self.viewer)
+            self.state = initial_state(seen)
+            return {"seq": seq, "type": type(seen).__name__, "text": describe(seen, self.state) or ""}
+        seen = view(self.full, event, self.viewer)
+        evolve(self.full, event)
         if seen is None:
             return {"seq": seq, "hidden": True}
         text = describe(seen, self.state) or ""

@@ -19,7 +19,7 @@ from skirmish.bots import make_bot
 from skirmish.bots.runner import run_bot
 from skirmish.engine.codec import decode_event
 from skirmish.engine.evolve import evolve, initial_state
-from skirmish.engine.view import view
+from skirmish.engine.view import viewed
 from skirmish.server.replayfile import read_file, verify_file
 
 TIMEOUT = 30_000  # ms, for any one thing to appear
@@ -150,13 +150,11 @@ def test_a_whole_game_against_a_hosted_bot_with_a_reload_and_a_spectator(browser
 
 def engine_states(events, viewer: str, seqs: list[int]) -> dict[int, dict]:
     state, out = None, {}
-    for seq, event in enumerate(events, start=1):
+    for seq, seen in enumerate(viewed(events, viewer), start=1):
         if state is None:
-            state = initial_state(event)
-        else:
-            seen = view(event, viewer)
-            if seen is not None:
-                evolve(state, seen)
+            state = initial_state(seen)
+        elif seen is not None:
+            evolve(state, seen)
         if seq in seqs:
             out[seq] = json.loads(msgspec.json.encode(state))
     return out

@@ -15,7 +15,7 @@ from skirmish.bots.runner import run_bot
 from skirmish.client.connection import connect
 from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.codec import decode_event
-from skirmish.engine.view import view
+from skirmish.engine.view import viewed
 from skirmish.server.replayfile import read_file, verify_file
 
 
@@ -111,13 +111,13 @@ async def test_games_summary_replay_and_views(server):
     assert status == 200 and len(frames["steps"]) == rf.header.events
     state = frames["first"]
     events = [decode_event(d) for d in rf.events]
-    engine = initial_state(events[0])
-    for step, event in zip(frames["steps"][1:], events[1:]):
+    seen_b = list(viewed(events, "b"))
+    engine = initial_state(seen_b[0])
+    for step, seen in zip(frames["steps"][1:], seen_b[1:]):
         change = step.get("change", {})
         state.update(change.get("set", {}))
         for key, entries in change.get("sub", {}).items():
             state[key].update(entries)
-        seen = view(event, "b")
         if seen is not None:
             evolve(engine, seen)
     want = json.loads(msgspec.json.encode(engine))
