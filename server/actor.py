@@ -34,29 +34,21 @@ from skirmish.engine.commands import Cancel, Choose, Resign, Start
 from skirmish.engine.decide import default_option
 from skirmish.engine.dice.fair import check_client_seed
 from skirmish.engine.errors import GameError
-from skirmish.engine.events import ClientSeedAdded, Event, GameCancelled, OptionChosen, Resigned, SeatTaken
+from skirmish.engine.events import Event, GameCancelled, OptionChosen, Resigned
 from skirmish.engine.view import hides, pending, viewed
 from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated
 from skirmish.server.clock import GameClock
 from skirmish.server.connection import Connection
 from skirmish.server.game import LiveGame, Submitted
+from skirmish.server.logreads import SEATS, forfeit_of, request_key, seat_of_request
 from skirmish.server.outbox import Outbox
 
-SEATS = ("a", "b")
 _HIDDEN = object()  # a cached "this viewer does not see this event"
 
 
 class Retired(Exception):
     """The actor let its finished game go (nobody followed it); ask the lobby for it again."""
-
-
-def forfeit_of(events) -> str:
-    """The seat that forfeited on time, if these events hold its forfeit."""
-    for e in events:
-        if isinstance(e, Resigned) and e.reason.startswith("forfeit"):
-            return e.side
-    return ""
 
 
 class GameActor:
@@ -477,28 +469,3 @@ class GameActor:
         if self.on_retire:
             self.on_retire(self)
         self.log.debug("actor.retired")
-
-
-def request_key(request_id: str) -> str | None:
-    """The command id under which a seat-taking request (or a creation) is stored; None for none."""
-    return f"request:{request_id}" if request_id else None
-
-
-def seat_of_request(events, request_id: str, requested: str, client_seed: str, game_id: str) -> str:
-    """The seat the events a request stored took, checked against what its retry asks for."""
-    taken = next((e.seat for e in events if isinstance(e, SeatTaken)), "")
-    seeds = [e.seed for e in events if isinstance(e, ClientSeedAdded) and e.seat == taken]
-    if not taken or requested not in ("any", taken) or (seeds[0] if seeds else "") != client_seed:
-        raise ProtocolError("protocol.invalid_field",
-                            f"request_id {request_id!r} was used for another request in game {game_id} "
-                            "(another seat or client seed); send a fresh request_id with each new request")
-    return taken
-
-
-def timeouts_in(events: list[Event]) -> dict[str, int]:
-    """Each seat's time-outs so far, counted from the log."""
-    counts = {seat: 0 for seat in SEATS}
-    for e in events:
-        if isinstance(e, OptionChosen) and e.timeout:
-            counts[e.side] = counts.get(e.side, 0) + 1
-    return counts

@@ -35,7 +35,8 @@ from skirmish.protocol import messages as m
 from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.messages import GameSummary, MissionInfo
 from skirmish.server import missions as bundled_missions
-from skirmish.server.actor import GameActor, Retired, forfeit_of, request_key, seat_of_request, timeouts_in
+from skirmish.server.actor import GameActor, Retired
+from skirmish.server.logreads import forfeit_of, request_key, seat_of_request, timeouts_in
 from skirmish.server.clock import GameClock
 from skirmish.server.config import ServerConfig
 from skirmish.server.game import AlreadyCreated, LiveGame
