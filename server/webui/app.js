@@ -3,32 +3,17 @@
 // subprotocol, docs/protocol.md) for seats, decisions, commands and live pushes, and draws the
 // engine's view state that the server's HTTP API computes for its view (server/webapi.py).
 "use strict";
-import { draw, legend, miniMap, profile, show, unitStates } from "./board.js";
+import { draw, legend, miniMap, profile, unitStates } from "./board.js";
+import { replayPage, verifyPage } from "./replay.js";
 import { verifyReplay } from "./verify.js";
+import { $, addLog, api, h, hiddenUnits, info, layout, leave, main, onLeave, pools, setStatus } from "./ui.js";
 
-const $ = (s, root = document) => root.querySelector(s);
-const main = $("#main");
-const h = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k instanceof Node ? k : String(k));
-  return e;
-};
 const randomHex = (n) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
 const seats = {
   get: (gid) => { try { return JSON.parse(localStorage.getItem(`skirmish.seat.${gid}`)); } catch { return null; } },
   set: (gid, seat, token) => localStorage.setItem(`skirmish.seat.${gid}`, JSON.stringify({ seat, token })),
 };
 
-async function api(path, token = "") {
-  const r = await fetch(`/api/${path}`, { headers: token ? { "X-Skirmish-Token": token } : {} });
-  const body = r.headers.get("content-type")?.startsWith("application/json") ? await r.json() : await r.arrayBuffer();
-  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
-  return body;
-}
 
 // -- the WebSocket connection ------------------------------------------------------------------
 class Wire {
@@ -109,12 +94,11 @@ class Wire {
   }
 }
 const wire = new Wire();
-let leaving = () => {};
-function setStatus(text) { const s = $("#status"); if (s) s.textContent = text; }
+
 
 // -- routing -----------------------------------------------------------------------------------
 async function route() {
-  leaving(); leaving = () => {};
+  leave();
   const [path, q] = location.hash.replace(/^#/, "").split("?");
   const query = new URLSearchParams(q || "");
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
@@ -209,7 +193,7 @@ async function gamePage(gid) {
   main.append(ui.root);
   if (!seat && summary.status === "open") {
     ui.controls.append(h("button", { class: "join", onclick: async () => {
-      try { leaving(); await joinGame(gid); route(); } catch (e) { setStatus(`${e.code || "error"}: ${e.message}`); }
+      try { leave(); await joinGame(gid); route(); } catch (e) { setStatus(`${e.code || "error"}: ${e.message}`); }
     } }, "Take the free seat"));
   }
   if (!seat && summary.status !== "finished") {
@@ -243,34 +227,8 @@ async function gamePage(gid) {
     if (["event", "decision", "game_over", "live", "updates", "ack"].includes(msg.type)) refresh();
   });
   const tick = setInterval(() => drawClock(g, ui), 250);
-  leaving = () => { off(); clearInterval(tick); clearTimeout(timer); };
+  onLeave(() => { off(); clearInterval(tick); clearTimeout(timer); });
   await run();
-}
-
-function layout(title, subtitle) {
-  const root = h("div", { class: "game" });
-  const ui = {
-    root,
-    head: h("div", { class: "head" }, h("h2", {}, title), h("p", { class: "sub" }, subtitle)),
-    info: h("p", { class: "info", "aria-live": "polite" }),
-    clock: h("p", { class: "clock", "aria-live": "off" }),
-    svg: document.createElementNS("http://www.w3.org/2000/svg", "svg"),
-    legend: h("div", { class: "legend", "aria-label": "terrain legend" }),
-    hidden: h("p", { class: "hidden-units" }),
-    decision: h("section", { class: "decision", "aria-label": "your decision" }),
-    pools: h("section", { class: "pools", "aria-label": "pools" }),
-    profile: h("section", { class: "profile", "aria-label": "unit profile" }),
-    log: h("ol", { class: "log", "aria-label": "narrated log" }),
-    controls: h("div", { class: "controls" }),
-  };
-  ui.svg.setAttribute("class", "board");
-  ui.svg.setAttribute("aria-label", "the board");
-  root.append(ui.head, ui.info, ui.clock,
-    h("div", { class: "play" },
-      h("div", { class: "boardwrap" }, ui.svg, ui.legend, ui.hidden),
-      h("div", { class: "side" }, ui.decision, ui.pools, ui.profile, h("h3", {}, "Log"), ui.log)),
-    ui.controls);
-  return ui;
 }
 
 async function update(g, ui) {
@@ -304,44 +262,6 @@ function focusKey(root) {
   if (!a || !root.contains(a) || !a.dataset) return null;
   for (const k of ["option", "unit", "cell"]) if (a.dataset[k] !== undefined) return `[data-${k}="${CSS.escape(a.dataset[k])}"]`;
   return null;
-}
-
-function hiddenUnits(ui, unplaced) {
-  ui.hidden.textContent = unplaced && unplaced.length
-    ? `Not on the board in this view (hidden): ${unplaced.map((u) => `${u.id} (side ${u.side})`).join(", ")}` : "";
-}
-
-function info(s, pending, seat) {
-  if (s.outcome) return `Game over: ${s.outcome.winner ? "side " + s.outcome.winner + " wins" : "a draw"} — ${s.outcome.reason}`;
-  if (!s.started) return "Waiting for both seats to be taken…";
-  const who = pending ? (pending.side === seat ? "your decision" : `side ${pending.side} decides`) : "";
-  return `Round ${s.round} of ${s.rounds} · ${s.phase}${s.turn ? " · " + s.turn.unit + " acts" : ""}${who ? " · " + who : ""}`;
-}
-
-function addLog(ol, line) {
-  const li = h("li", { "data-seq": line.seq }, h("span", { class: "seq" }, line.seq), " ", line.text);
-  if (line.ev && line.ev.results) li.append(" ", h("span", { class: "dice", title: `${line.ev.sides}-sided dice, nonce ${line.ev.nonce}` },
-    `[${line.ev.results.join(" ")}]`));
-  ol.append(li);
-  while (ol.children.length > 400) ol.firstChild.remove();
-  ol.scrollTop = ol.scrollHeight;
-}
-
-function pools(section, s, seat, notes = null) {
-  section.replaceChildren(h("h3", {}, "Pools"));
-  const dl = h("dl");
-  for (const [k, v] of Object.entries(s)) {  // every per-side number the state holds
-    if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length && Object.keys(v).every((x) => x === "a" || x === "b") &&
-      Object.values(v).every((x) => typeof x === "number") && (k === "momentum" || k === "threat" || Object.values(v).some((x) => x > 0))) {
-      dl.append(h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, Object.entries(v).map(([side, n]) => `${side}: ${n}`).join(" · ")));
-    }
-  }
-  const fate = Object.values(s.units || {}).filter((u) => u.fate);
-  if (fate.length) dl.append(h("dt", {}, "fate"), h("dd", {}, fate.map((u) => `${u.id} ${u.fate}`).join(" · ")));
-  if (s.hands && seat && s.hands[seat]) dl.append(h("dt", {}, "your hand"), h("dd", { class: "hand" }, s.hands[seat].map((c) => (typeof c === "string" && c ? c : "hidden card")).join(", ") || "no cards"));
-  if (s.hands) for (const side of ["a", "b"]) if (side !== seat && s.hands[side]) dl.append(h("dt", {}, `side ${side}'s hand`), h("dd", {}, `${s.hands[side].length} cards`));
-  section.append(dl);
-  if (notes && notes.length) section.append(h("ul", { class: "notes" }, ...notes.map((n) => h("li", {}, n))));  // the modules' own words
 }
 
 function decisionPanel(g, ui, p) {
@@ -405,147 +325,6 @@ function gameOver(g, ui, s) {
     h("p", {}, `Game over: ${s.outcome.winner ? "side " + s.outcome.winner + " wins" : "a draw"} (${s.outcome.reason}).`),
     head ? h("p", {}, "Head hash: ", h("code", {}, head)) : null,
     h("a", { href: `#/replay/${encodeURIComponent(g.gid)}?as=${g.seat || "all"}` }, "Replay and verify this game")));
-}
-
-// -- replay ------------------------------------------------------------------------------------
-export function applyStep(state, step) {
-  const c = step.change;
-  if (c) {
-    for (const [k, v] of Object.entries(c.set || {})) state[k] = structuredClone(v);
-    for (const [k, entries] of Object.entries(c.sub || {})) {
-      state[k] = state[k] || {};
-      for (const [e, v] of Object.entries(entries)) state[k][e] = structuredClone(v);
-    }
-  }
-  state.seq = step.seq;
-}
-
-class Timeline {
-  constructor(frames) {
-    this.frames = frames;
-    this.snapshots = [];  // every 64th state
-    let s = structuredClone(frames.first);
-    frames.steps.forEach((step, i) => {
-      if (i) applyStep(s, step);
-      if (i % 64 === 0) this.snapshots.push(structuredClone(s));
-    });
-  }
-  at(n) {  // the state after event n (1-based); stepping forward applies only the steps between
-    const i = Math.max(0, Math.min(n - 1, this.frames.steps.length - 1));
-    if (!this.cur || i < this.i || i - this.i > 64) {
-      const k = Math.floor(i / 64);
-      this.cur = structuredClone(this.snapshots[k]);
-      this.i = k * 64;
-    }
-    for (let j = this.i + 1; j <= i; j++) applyStep(this.cur, this.frames.steps[j]);
-    this.i = i;
-    return this.cur;
-  }
-}
-
-async function replayPage(gid, viewer, startSeq) {
-  document.title = `skirmish — replay ${gid}`;
-  const summary = await api(`games/${encodeURIComponent(gid)}`);
-  if (!summary.over) { location.hash = `#/game/${encodeURIComponent(gid)}`; return; }
-  const frames = await api(`games/${encodeURIComponent(gid)}/frames?as=${viewer}`);
-  const tl = new Timeline(frames);
-  const steps = frames.steps, n = steps.length;
-  const ui = layout(`Replay: ${summary.mission_name}`, `${gid} · ${summary.outcome.winner ? "side " + summary.outcome.winner + " won" : "a draw"} — ${summary.outcome.reason}`);
-  main.append(ui.root);
-  const viewPick = h("select", { "aria-label": "whose view", onchange: () => { location.hash = `#/replay/${encodeURIComponent(gid)}?as=${viewPick.value}&seq=${cur}`; } },
-    ...[["all", "full log"], ["a", "side a's view"], ["b", "side b's view"], ["spectator", "spectator's view"]].map(([v, t]) => h("option", { value: v, selected: v === viewer }, t)));
-  const slider = h("input", { type: "range", min: 1, max: n, value: n, "aria-label": "event", class: "slider" });
-  const where = h("p", { class: "where", "aria-live": "polite" });
-  let cur = startSeq > 0 ? Math.min(startSeq, n) : n;
-  const is = (i, types) => steps[i - 1] && types.includes(steps[i - 1].type);
-  const seek = (from, dir, types) => { for (let i = from + dir; i >= 1 && i <= n; i += dir) if (is(i, types)) return i; return dir > 0 ? n : 1; };
-  const go = (i) => { cur = Math.max(1, Math.min(n, i)); slider.value = cur; show_(); };
-  let playing = null;
-  const btn = (label, title, fn) => h("button", { title, "aria-label": title, onclick: fn }, label);
-  const controls = h("div", { class: "replay-controls" },
-    viewPick,
-    btn("« round", "previous round", () => go(seek(cur, -1, ["RoundStarted"]))),
-    btn("‹ decision", "previous decision", () => go(seek(cur, -1, ["OptionChosen"]))),
-    btn("‹ event", "previous event", () => go(cur - 1)),
-    slider,
-    btn("event ›", "next event", () => go(cur + 1)),
-    btn("decision ›", "next decision", () => go(seek(cur, 1, ["OptionChosen"]))),
-    btn("round »", "next round", () => go(seek(cur, 1, ["RoundStarted"]))),
-    btn("play", "play / pause", () => {
-      if (playing) { clearInterval(playing); playing = null; return; }
-      playing = setInterval(() => { if (cur >= n) { clearInterval(playing); playing = null; } else go(cur + 1); }, 60);
-    }));
-  slider.addEventListener("input", () => { cur = Number(slider.value); show_(); });
-  ui.root.insertBefore(h("div", {}, controls, where), ui.root.children[1]);
-  const verifyOut = h("div", { class: "verify-out", "aria-live": "polite" });
-  ui.controls.append(
-    h("button", { onclick: async () => {
-      verifyOut.textContent = "verifying in this browser…";
-      const data = new Uint8Array(await api(`games/${encodeURIComponent(gid)}/replay.skr`));
-      showVerdict(verifyOut, await verifyReplay(data, { expectHead: summary.head_hash }));
-    } }, "Verify in this browser"),
-    " ", h("a", { href: `/api/games/${encodeURIComponent(gid)}/replay.skr`, download: `${gid}.skr` }, "download the replay file"),
-    verifyOut);
-  leaving = () => { if (playing) clearInterval(playing); };
-  function show_() {
-    const s = tl.at(cur);
-    const step = steps[cur - 1];
-    where.textContent = `event ${cur} of ${n}` + (step.hidden ? " (hidden from this view)" : `: ${step.type}${step.text ? " — " + step.text.trim() : ""}`);
-    hiddenUnits(ui, draw(ui.svg, s, { selected: "", onUnit: (id) => profile(ui.profile, s.units[id]) }));
-    ui.svg.dataset.seq = cur;
-    if (!ui.legend.childElementCount) legend(ui.legend, s, frames.legend);
-    ui.info.textContent = info(s, null, "");
-    pools(ui.pools, s, viewer === "a" || viewer === "b" ? viewer : "");
-    if (shownUpTo === cur - 1 && cur > 1) { if (steps[cur - 1].text) addLog(ui.log, steps[cur - 1]); }
-    else {
-      ui.log.replaceChildren();
-      for (const line of steps.slice(Math.max(0, cur - 60), cur)) if (line.text) addLog(ui.log, line);
-    }
-    shownUpTo = cur;
-  }
-  let shownUpTo = 0;
-  show_();
-}
-
-// -- verify a file -----------------------------------------------------------------------------
-function showVerdict(out, r) {
-  out.replaceChildren(
-    h("p", { class: r.ok ? "ok" : "bad", "data-verdict": r.ok ? "ok" : "failed", "data-bad-seq": r.bad ? r.bad.seq : "" },
-      r.ok ? `OK: verified in this browser (${r.events} events)` : `FAILED at event ${r.bad.seq}: ${r.bad.problem}`),
-    h("ul", {}, ...r.checks.map((c) => h("li", {}, c))));
-}
-
-function verifyPage() {
-  document.title = "skirmish — verify a replay file";
-  const out = h("div", { class: "verify-out", "aria-live": "polite" });
-  const expect = h("input", { type: "text", placeholder: "head hash the server announced (optional)", "aria-label": "expected head hash", size: 64 });
-  const run = async (file) => {
-    out.textContent = `verifying ${file.name}…`;
-    try {
-      const r = await verifyReplay(new Uint8Array(await file.arrayBuffer()), { expectHead: expect.value.trim() });
-      showVerdict(out, r);
-      const gid = r.header && String(r.header.game_id || "");
-      if (r.ok && gid) {  // the board needs the engine: offered when this server holds this very log
-        try {
-          const g = await api(`games/${encodeURIComponent(gid)}`);
-          if (g.over && g.head_hash === String(r.header.head_hash)) {
-            out.append(h("p", {}, "This server holds this very game (the same head hash): ",
-              h("a", { href: `#/replay/${encodeURIComponent(gid)}` }, "watch it on the board")));
-          }
-        } catch { /* not on this server: verified, listed, not drawn */ }
-      }
-      if (r.decoded) out.append(h("details", {}, h("summary", {}, `the ${r.decoded.length} events`),
-        h("ol", { class: "events" }, ...r.decoded.map((e) => h("li", {}, `${e.type} ${show(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type" && k !== "board" && k !== "units")))}`.slice(0, 300))))));
-    } catch (e) { out.replaceChildren(h("p", { class: "bad", "data-verdict": "unreadable" }, e.message)); }
-  };
-  const input = h("input", { type: "file", accept: ".skr,application/octet-stream", "aria-label": "replay file", onchange: () => input.files[0] && run(input.files[0]) });
-  const drop = h("div", { class: "drop", tabindex: 0 }, "Drop a replay file (.skr) here, or choose one: ", input);
-  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
-  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) run(e.dataTransfer.files[0]); });
-  main.append(h("h2", {}, "Verify a replay file"),
-    h("p", {}, "The hash chain, the seed commitment and every die are recomputed here, with this browser's own crypto: nothing is sent to the server. (To watch a game on the board, open it from the lobby's finished games.)"),
-    drop, h("p", {}, expect), out);
 }
 
 // for tests and the curious: the pieces, from the console
