@@ -11,11 +11,13 @@ from .helpers import RawClient, play, seated_pair, verify_store
 
 
 async def test_a_connection_whose_queue_overflows_is_closed_and_the_game_goes_on(make_server):
-    async with make_server(send_buffer=8 * 1024) as server:
+    # 16 KiB: room for a seated player's frames (its join carries GameCreated, every unit with every
+    # module's fields: over 8 KiB since the skills module), far less than 60 decisions' catch-up
+    async with make_server(send_buffer=16 * 1024) as server:
         a, b, sa, sb = await seated_pair(server.url)
-        stop = lambda d: d.decision.id >= 20  # noqa: E731
+        stop = lambda d: d.decision.id >= 60  # noqa: E731
         await asyncio.gather(play(a, sa.game_id, "a", stop=stop), play(b, sa.game_id, "b", stop=stop))
-        # a spectator's catch-up is far more than 8 KiB, queued at once: too much for its queue
+        # a spectator's catch-up is far more than 16 KiB, queued at once: too much for its queue
         late = await RawClient.open(server.url, name="late")
         await late.send(m.Spectate(game_id=sa.game_id))
         await late.until_closed()
