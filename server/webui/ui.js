@@ -48,9 +48,10 @@ export function layout(title, subtitle) {
   return ui;
 }
 
-export function hiddenUnits(ui, unplaced) {
+export function hiddenUnits(ui, unplaced) {  // the units in the board's tray, said in words too
+  const why = (u) => (u.off_table ? "not on the table" : "position hidden");
   ui.hidden.textContent = unplaced && unplaced.length
-    ? `Not on the board in this view (hidden): ${unplaced.map((u) => `${u.id} (side ${u.side})`).join(", ")}` : "";
+    ? `Off the board in this view: ${unplaced.map((u) => `${u.id} (side ${u.side}, ${why(u)})`).join(", ")}` : "";
 }
 
 export function info(s, pending, seat) {
