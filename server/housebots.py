@@ -13,15 +13,18 @@ import asyncio
 import contextlib
 import sys
 
-from skirmish.bots import STRATEGIES
+from skirmish.bots import STRATEGIES, make_bot
 
 
 def parse_names(text: str) -> list[str]:
-    """``"random,greedy"`` -> the names, each a built-in strategy (ValueError naming a bad one)."""
+    """``"random,greedy,mcts:50"`` -> the names, each a built-in strategy, ``mcts:MS`` with its time
+    per decision (ValueError naming a bad one)."""
     names = [n.strip() for n in text.split(",") if n.strip()]
     for n in names:
-        if n not in STRATEGIES:
-            raise ValueError(f"house bot {n!r} is not a built-in strategy ({', '.join(STRATEGIES)})")
+        if n not in STRATEGIES and not n.startswith("mcts:"):
+            raise ValueError(f"house bot {n!r} is not a built-in strategy ({', '.join(STRATEGIES)}, mcts:MS)")
+        if n.startswith("mcts:"):
+            make_bot(n)  # (ValueError for a bad budget)
     return list(dict.fromkeys(names))
 
 
