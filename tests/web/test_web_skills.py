@@ -7,6 +7,8 @@ each browser reconnects by itself and is asked the same placement again."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 import random
 import re
@@ -14,6 +16,10 @@ import urllib.request
 
 import pytest
 
+from skirmish.bots import make_bot
+from skirmish.bots.runner import run_bot
+from skirmish.engine.codec import decode_event
+from skirmish.engine.evolve import evolve, initial_state
 from skirmish.server.replayfile import read_file, verify_file
 
 TIMEOUT = 30_000  # ms, for any one thing to appear
@@ -210,3 +216,48 @@ def test_a_crash_mid_deployment_resumes_and_asks_the_same_placement_again(browse
                                "!document.querySelector('svg.board .tray')", timeout=TIMEOUT)
         assert "Round 1 of 5" in page.locator(".info").text_content()
     assert not errors, errors
+
+
+def test_the_replay_viewer_shows_the_deployment_as_the_engine_folds_it(browser, web_server):
+    """A finished dropzone game in the replay viewer, scrubbed into its deployment phase: the units
+    placed so far on their cells, the others in the tray, as the engine's state says (``deployed``)."""
+    gid = bot_game(web_server, "dropzone")
+    events = [decode_event(d) for d in read_file(get(f"{web_server.http}/api/games/{gid}/replay.skr")).events]
+    deployed_at = [i for i, e in enumerate(events, start=1) if type(e).__name__ == "UnitDeployed"]
+    chosen = [deployed_at[0] - 1, deployed_at[0], deployed_at[2], deployed_at[-1]]
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(f"{web_server.http}/#/replay/{gid}?as=all")
+    page.wait_for_selector("svg.board .unit", timeout=TIMEOUT)
+    state = None
+    folded = {}
+    for seq, e in enumerate(events, start=1):
+        if state is None:
+            state = initial_state(e)
+        else:
+            evolve(state, e)
+        if seq in chosen:
+            folded[seq] = {u.id: ((u.x, u.y) if u.deployed else None) for u in state.units.values()}
+    for seq in chosen:
+        page.locator("input.slider").evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", seq)
+        assert page.locator("svg.board").get_attribute("data-seq") == str(seq)
+        on_board = {g.get_attribute("data-unit"): (int(g.get_attribute("data-x")), int(g.get_attribute("data-y")))
+                    for g in page.locator("svg.board .unit").all()}
+        in_tray = {g.get_attribute("data-unit") for g in page.locator("svg.board .tray .offboard").all()}
+        assert on_board == {u: at for u, at in folded[seq].items() if at is not None}, seq
+        assert in_tray == {u for u, at in folded[seq].items() if at is None}, seq
+    assert in_tray == set()  # (the last one chosen: every unit placed)
+    page.close()
+
+
+def bot_game(server, mission: str) -> str:
+    """Two random bots play ``mission`` on the server; its game id."""
+    async def play():
+        loop = asyncio.get_running_loop()
+        seated = loop.create_future()
+        a = asyncio.create_task(run_bot(server.ws, make_bot("random", 3), mission=mission, seat="a",
+                                        on_seated=seated.set_result))
+        seat = await seated
+        await asyncio.gather(a, run_bot(server.ws, make_bot("random", 4), game_id=seat.game_id, codec="json"))
+        return seat.game_id
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's loop)
+        return pool.submit(asyncio.run, play()).result()
