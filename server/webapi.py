@@ -77,14 +77,30 @@ def event_json(event) -> dict:
 
 def state_json(state) -> dict:
     """The state's plain form; a unit not on the table (the registry's ``on_table``: e.g. not yet
-    deployed) carries ``off_table``, so that the page draws it beside the board, not on its cell."""
+    deployed) carries ``off_table``, so that the page draws it beside the board, not on its cell,
+    and a unit the modules say something of carries it in ``shown`` (``unit_flags``)."""
     data = plain(state)
     data.pop("salt", None)  # (redacted in a side's view anyway; a replay needs none of it)
-    if state.board is not None:
-        for uid, unit in state.units.items():
-            if not registry.allows(state, "on_table", unit):
-                data["units"][uid]["off_table"] = True
+    flags = registry.rules_of(state).render.unit_flags
+    for uid, unit in state.units.items():
+        if not registry.allows(state, "on_table", unit):
+            data["units"][uid]["off_table"] = True
+        told = unit_flags(unit, flags)
+        if told:
+            data["units"][uid]["shown"] = told
     return data
+
+
+def unit_flags(unit, flags) -> list[str]:
+    """What the game's modules say of a unit in the text client (``Module.render.unit_flags``: e.g.
+    the skills module's Troop Type, skills and seed 003 attributes), for its profile on the page."""
+    out = []
+    for module_flags in flags:
+        try:
+            out += [str(f) for f in module_flags(unit)]
+        except Exception:  # noqa: BLE001 - a courtesy: the unit is drawn all the same
+            continue
+    return out
 
 
 def mission_json(mission) -> dict:

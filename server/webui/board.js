@@ -254,10 +254,11 @@ export function profile(container, u) {
   if (u.stats) add("stats", Object.entries(u.stats).map(([k, v]) => `${k} ${v}`).join(", "));
   (u.weapons || []).forEach((w, i) => add(`weapon ${i}${(u.stowed || []).includes(i) ? " (stowed)" : ""}`,
     `${w.name}: ${w.kind}, damage ${w.damage}${w.qualities && w.qualities.length ? ", " + w.qualities.join(", ") : ""}`));
-  const skip = new Set(["id", "name", "side", "stats", "weapons", "stress", "stress_max", "resistance", "stowed", "off_table"]);
+  const skip = new Set(["id", "name", "side", "stats", "weapons", "stress", "stress_max", "resistance", "stowed", "off_table", "shown"]);
   if (u.off_table) add("where", "not on the table");
+  if (u.shown && u.shown.length) add("rules", u.shown.join(" · "));  // the modules' own words (the text client's flags)
   for (const [k, v] of Object.entries(u)) {
-    if (skip.has(k) || v === false || v === "" || v === 0 || (Array.isArray(v) && !v.length)) continue;
+    if (skip.has(k) || v === false || v === "" || v === 0 || v === null || (Array.isArray(v) && !v.length)) continue;
     add(k.replace(/_/g, " "), show(v));
   }
   container.append(h, dl);

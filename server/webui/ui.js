@@ -58,7 +58,8 @@ export function info(s, pending, seat) {
   if (s.outcome) return `Game over: ${s.outcome.winner ? "side " + s.outcome.winner + " wins" : "a draw"} — ${s.outcome.reason}`;
   if (!s.started) return "Waiting for both seats to be taken…";
   const who = pending ? (pending.side === seat ? "your decision" : `side ${pending.side} decides`) : "";
-  return `Round ${s.round} of ${s.rounds} · ${s.phase}${s.turn ? " · " + s.turn.unit + " acts" : ""}${who ? " · " + who : ""}`;
+  const round = s.phase === "deployment" ? `Before round 1 of ${s.rounds}` : `Round ${s.round} of ${s.rounds}`;
+  return `${round} · ${s.phase}${s.turn ? " · " + s.turn.unit + " acts" : ""}${who ? " · " + who : ""}`;
 }
 
 export function addLog(ol, line) {

@@ -32,6 +32,9 @@ def test_a_deployment_decision_is_cells_to_click_and_the_unit_to_place_is_off_th
     units = state_json(s.state)["units"]
     assert units["a1"].get("off_table") and units["b1"].get("off_table")
     assert "off_table" not in units["a2"] and "off_table" not in units["b2"]
+    # the module's words on each unit, as in the terminal (its profile on the page shows them)
+    assert units["a1"]["shown"][0] == "not deployed" and "infiltrate 1" in units["a1"]["shown"]
+    assert any(f.startswith("WIP ") for f in units["a1"]["shown"]) and "not deployed" not in units["a2"].get("shown", [])
     s.when("deploy", 2, 0)
     units = state_json(s.state)["units"]
     assert "off_table" not in units["a1"] and units["b1"].get("off_table")
