@@ -212,7 +212,11 @@ async function gamePage(gid) {
     if (!confirm("Resign this game?")) return;
     await wire.request({ type: "resign", game_id: gid, command_id: randomHex(16) });
   } }, "Resign");
-  if (seat) ui.controls.append(resign, h("span", { class: "note" }, " (the protocol has no draw offer: a game is drawn on the board)"));
+  const draw = h("button", { class: "draw", onclick: async () => {
+    try { await wire.request({ type: "offer_draw", game_id: gid, command_id: randomHex(16) }); } catch (e) { setStatus(`${e.code || "error"}: ${e.message}`); }
+  } }, "Offer a draw");
+  ui.drawOffer = h("span", { class: "draw-offer", role: "status" });
+  if (seat) ui.controls.append(resign, draw, ui.drawOffer);
   let timer = null;
   const run = async () => {  // one view request at a time, so an older answer never overwrites a newer one
     if (g.inflight) { g.again = true; return; }
@@ -259,6 +263,7 @@ async function update(g, ui) {
   decisionPanel(g, ui, v.pending, v.procedure);
   if (focused) $(focused, ui.root)?.focus();
   if (s.started) $(".waiting", ui.root)?.remove();
+  drawOffer(g, ui, s);
   if (s.outcome) gameOver(g, ui, s);
 }
 
@@ -326,6 +331,20 @@ async function choose(g, o) {
       if (g.answered === p.id) g.answered = 0;  // not taken: the same decision may be answered again
     }
   }
+}
+
+// A draw by agreement (docs/protocol.md, offer_draw): the standing offer, said to both seats; the
+// other seat's "Offer a draw" button accepts it (and says so).
+function drawOffer(g, ui, s) {
+  const button = $("button.draw", ui.controls);
+  if (!ui.drawOffer || !button) return;
+  const offer = s.draw_offer || "";
+  button.disabled = !s.started || !!s.outcome || offer === g.seat;
+  button.textContent = offer && offer !== g.seat ? "Accept the draw" : "Offer a draw";
+  ui.drawOffer.textContent = !offer ? "" : offer === g.seat
+    ? ` You offered a draw: side ${offer === "a" ? "b" : "a"} accepts it, or declines it by playing on.`
+    : ` Side ${offer} offers a draw: accept it, or decline it by playing on.`;
+  ui.drawOffer.dataset.offer = offer;
 }
 
 function drawClock(g, ui) {
