@@ -261,3 +261,34 @@ def bot_game(server, mission: str) -> str:
         return seat.game_id
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # (Playwright's sync API holds this thread's loop)
         return pool.submit(asyncio.run, play()).result()
+
+
+def test_the_board_draws_markers_for_units_a_view_cannot_see(browser, web_server):
+    """board.js on a view state (no bundled module hides a unit's position yet, so the state is
+    made here): a unit whose position is hidden is a "?" marker in the tray; one whose name
+    only is hidden, a grey marker on its cell; one not deployed, its side's token in the tray."""
+    page = browser.new_page()
+    page.goto(web_server.http + "/#/verify")
+    page.wait_for_selector(".drop", timeout=TIMEOUT)
+    got = page.evaluate("""async () => {
+        const b = await import('/static/board.js');
+        const hidden = { type: "Hidden", what: "position" };
+        const unit = (id, side, x, y, extra = {}) => ({ id, side, name: `unit ${id}`, x, y, dead: false, ...extra });
+        const state = { board: { width: 4, height: 3, cells: "aaaa....bbbb" }, objectives: {}, items: {}, units: {
+            a1: unit("a1", "a", 0, 0), a2: unit("a2", "a", 1, 0, { off_table: true }),
+            b1: unit("b1", "b", hidden, hidden), b2: unit("b2", "b", 2, 2, { name: { type: "Hidden", what: "name" } }) } };
+        const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        document.body.append(svg);
+        const off = b.draw(svg, state, {});
+        const tray = [...svg.querySelectorAll(".tray .offboard")].map((g) => [g.dataset.unit, g.getAttribute("class"), g.textContent]);
+        const onBoard = [...svg.querySelectorAll(".unit")].map((g) => [g.dataset.unit, g.getAttribute("class"), g.getAttribute("aria-label")]);
+        return { off: off.map((u) => u.id), tray, onBoard, viewBox: svg.getAttribute("viewBox") };
+    }""")
+    assert got["off"] == ["a2", "b1"]
+    assert [t[0] for t in got["tray"]] == ["a2", "b1"]
+    assert "reserve" in got["tray"][0][1] and got["tray"][0][2].startswith("a2")
+    assert "marker" in got["tray"][1][1] and got["tray"][1][2].startswith("?") and "position hidden" in got["tray"][1][2]
+    assert [u[0] for u in got["onBoard"]] == ["a1", "b2"]
+    assert "marker" in got["onBoard"][1][1] and "(unknown)" in got["onBoard"][1][2] and "[object" not in got["onBoard"][1][2]
+    assert got["viewBox"] == "0 0 160 172"  # three rows of 40, a gap of 12 and one row of tray
+    page.close()
