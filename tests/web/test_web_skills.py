@@ -151,6 +151,7 @@ def test_a_skills_game_in_the_browser_deployment_then_turns(browser, web_server,
         moved = page.locator(f"svg.board .unit[data-unit='{unit}']")
         assert moved.count() == 1
     skill_labels = [t for t in played if SKILL_WORDS.search(t)]
+    print(f"{mission} side {side}: {len(played)} decisions after the deployment; skills played: {skill_labels}")
     assert skill_labels or mission == "dropzone", played  # uplink's skills were offered and played
     assert {"deploy", "act"} <= kinds, kinds
     page.screenshot(path=str(artefacts / f"game-{mission}-{side}.png"), full_page=True)

@@ -10,11 +10,13 @@ import pytest
 
 from skirmish.bots import make_bot
 from skirmish.bots.runner import run_bot
+from skirmish.client.connection import connect
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import GameEnded, OptionChosen, SeatTaken
 from skirmish.engine.rules.skills.events import DeploymentEnded, UnitDeployed
 from skirmish.engine.verify import LoggedEvent, verify_log
 from skirmish.server.housebots import parse_names
+from skirmish.server.store import MemoryStore
 
 from tests.server.net.test_web_http import get
 
@@ -52,3 +54,31 @@ def test_house_bot_names_take_an_mcts_budget():
     for bad in ("mcts:x", "mcts:0", "alphago"):
         with pytest.raises(ValueError):
             parse_names(bad)
+
+
+async def test_a_house_bot_takes_its_seat_again_after_a_restart(make_server):
+    """A server restarted in the middle of a game against a hosted bot (mid-deployment here) starts
+    that bot again on its seat: the game is played to its end by both, not forfeited."""
+    store = MemoryStore()
+    async with make_server(store=store, house_bots="random", move_ms=60000) as srv:
+        async with connect(srv.url, codec="json") as c:
+            me = await c.create_game("dropzone", seat="a")
+            gid = me.game_id
+            assert (await get(srv.port, f"/api/games/{gid}/house-bot?bot=random", {"X-Skirmish-Token": me.token}))[0] == 200
+            async with asyncio.timeout(60):
+                async for _ in c.updates(gid):
+                    d = c.my_decision(gid)
+                    if d is not None and d.kind == "deploy":
+                        if any(u.deployed for u in c.view(gid).units.values() if u.side == "b"):
+                            break  # the bot has placed one
+                        await c.choose(d, d.options[0], game_id=gid)
+    before = await store.last_seq(gid)  # the server stopped; its hosted bot with it
+    async with make_server(store=store, house_bots="random", move_ms=60000) as srv:
+        async with asyncio.timeout(600):
+            outcome = await run_bot(srv.url, make_bot("random", 5), game_id=gid, token=me.token)
+        assert srv.house.names == ["random"]
+    assert "forfeit" not in outcome.reason
+    events = [decode_event(s.data) for s in await store.read(gid)]
+    after = [e for e in events[before:] if isinstance(e, OptionChosen) and e.side == "b"]
+    assert after and not any(e.timeout for e in after)  # the bot played on after the restart
+    assert isinstance(events[-2], GameEnded) or any(isinstance(e, GameEnded) for e in events[-3:])
