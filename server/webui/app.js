@@ -295,8 +295,8 @@ function decisionPanel(g, ui, p, procedure = "") {
   const onBoard = p.options.filter((o) => o.cell || o.unit);
   const cells = onBoard.some((o) => o.cell), units = onBoard.some((o) => o.unit);
   if (onBoard.length) {
-    ui.decision.append(h("p", { class: "hint" }, [cells ? "Click a highlighted cell on the board" : "", units ? "a marked unit to act on it" : ""]
-      .filter(Boolean).join(", or ") + "."));
+    const what = [cells ? "a highlighted cell on the board" : "", units ? "a marked unit to act on it" : ""].filter(Boolean);
+    ui.decision.append(h("p", { class: "hint" }, `Click ${what.join(", or ")}.`));
   }
   const box = h("div", { class: "buttons" });
   for (const o of p.options.filter((x) => !x.cell && !x.unit)) box.append(optionButton(g, o));
