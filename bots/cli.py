@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -20,6 +21,8 @@ def add_commands(sub) -> None:
     where.add_argument("--create", metavar="MISSION", help="create a game of this mission and wait for an opponent")
     where.add_argument("--game", metavar="ID", help="join this game")
     p.add_argument("--seat", choices=["a", "b", "any"], default="any", help="the seat to take (default: any)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --game: resume the seat whose token is in $SKIRMISH_SEAT_TOKEN instead of joining")
     p.add_argument("--seed", type=int, default=None, help="the bot's random seed (reproducible choices)")
     p.add_argument("--codec", choices=["msgpack", "json"], default="msgpack", help="wire codec (default: msgpack)")
     p.add_argument("--name", default=None, help="the player name the server records (default: the strategy)")
@@ -43,6 +46,9 @@ async def cmd_bot(args: argparse.Namespace) -> int:
         bot = make_bot(args.strategy, args.seed)
     except ValueError as exc:
         return fail(str(exc))
+    token = os.environ.get("SKIRMISH_SEAT_TOKEN", "") if args.resume else None
+    if args.resume and not (args.game and token):
+        return fail("--resume takes --game ID and the seat's token in $SKIRMISH_SEAT_TOKEN")
 
     def seated(seat) -> None:
         print(f"seated: game {seat.game_id}, seat {seat.seat}" + (
@@ -58,7 +64,7 @@ async def cmd_bot(args: argparse.Namespace) -> int:
     try:
         outcome = await run_bot(args.server, bot, mission=args.create, game_id=args.game, seat=args.seat,
                                 codec=args.codec, name=args.name or args.strategy, on_seated=seated,
-                                on_update=over, client_seed=args.client_seed)
+                                on_update=over, client_seed=args.client_seed, token=token)
     except ClientError as exc:
         return fail(f"the server refused: {exc}")
     except OSError as exc:

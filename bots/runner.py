@@ -20,12 +20,14 @@ from skirmish.engine.model import Outcome
 async def run_bot(url: str, bot: Bot, *, mission: str | None = None, game_id: str | None = None,
                   seat: str = "any", codec: str = "msgpack", client_seed: str | None = None, name: str | None = None,
                   on_seated: Callable[[Seat], None] | None = None,
-                  on_update: Callable[[Update], None] | None = None, think_in_thread: bool = False) -> Outcome:
+                  on_update: Callable[[Update], None] | None = None, think_in_thread: bool = False,
+                  token: str | None = None) -> Outcome:
     """Play one game with ``bot``: create one of ``mission`` or join ``game_id``, taking ``seat``
     ("a", "b" or "any"); returns the outcome. ``on_seated`` hears the seat as soon as it is
     held (the creator passes the game id on to its opponent that way); ``on_update`` sees every
     update. A dropped connection is reconnected and the game resumed. ``client_seed``: the
-    seat's client seed (None, the default: a random one; "": none).
+    seat's client seed (None, the default: a random one; "": none). With ``token`` (and
+    ``game_id``) the bot resumes the seat of that token instead of joining.
 
     ``choose`` runs in the event loop's thread (where a tournament's guard can interrupt it
     with SIGALRM), which holds the connection still while the bot thinks: a bot that thinks
@@ -36,6 +38,8 @@ async def run_bot(url: str, bot: Bot, *, mission: str | None = None, game_id: st
     async with connect(url, codec=codec, name=name or f"bot:{bot.name}", auto_reconnect=True) as c:
         if mission is not None:
             held = await c.create_game(mission, seat=seat, client_seed=client_seed)
+        elif token:
+            held = await c.resume(game_id, token)
         else:
             held = await c.join(game_id, seat=seat, client_seed=client_seed)
         bot.new_game(held.seat)

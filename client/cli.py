@@ -204,6 +204,7 @@ How to play (type a command and Enter):
   t, time       the time left on your clock (the prompt shows it too)
   ?, help       this text
   q, resign     resign the game (asks you to confirm)
+  draw          offer a draw, or accept the other side's standing offer (playing on declines one)
   Ctrl-D        leave without resigning: your seat stays yours (resume with your token)
 Each roll is explained on its line: a Task's d20 succeed at or under the target number (a 1,
 or at or under the Discipline with a Focus, counts twice; a 20 is a Complication), successes
@@ -391,6 +392,14 @@ class Terminal:
                     self.say(f"could not resign: {safe(exc)}")
                 return
             self.say("not resigning")
+            self.prompt()
+            return
+        if text == "draw":
+            try:
+                await self.c.offer_draw(self.gid)
+                self.say("draw offered (or, if the other side had offered one, accepted)")
+            except ClientError as exc:
+                self.say(f"could not offer a draw: {safe(exc)}")
             self.prompt()
             return
         if text in ("q", "quit", "resign"):

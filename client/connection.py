@@ -160,6 +160,12 @@ class Client(Transport):
         ack = await self._call(m.ResignGame(game_id=game_id, command_id=command_id or _new_command_id()))
         return ack.seq
 
+    async def offer_draw(self, game_id: str, command_id: str | None = None) -> int:
+        """Offer a draw, or accept the other seat's standing offer (it ends the game drawn)."""
+        self._check_not_over(game_id)
+        ack = await self._call(m.OfferDraw(game_id=game_id, command_id=command_id or _new_command_id()))
+        return ack.seq
+
     def _check_not_over(self, game_id: str) -> None:
         """A command for a game this client has seen end is ``game.over`` at once, as the server
         would answer: after a reconnect the client does not resume an ended game, so the server

@@ -296,6 +296,8 @@ _EVENTS = {
     ev.Checkpoint: _nothing,
     ev.Resigned: lambda e, state, n: f"side {e.side} resigns" + (f" ({e.reason})" if e.reason else ""),
     ev.GameCancelled: _game_cancelled,
+    ev.DrawOffered: lambda e, state, n: f"side {e.side} offers a draw (the other side accepts by offering one; playing on declines it)",
+    ev.DrawAgreed: lambda e, state, n: f"side {e.side} accepts the draw",
     ev.GameEnded: _game_ended,
     ev.SeedRevealed: lambda e, state, n: f"the server reveals its dice seed {e.server_seed[:16]}…",
 }

@@ -43,6 +43,14 @@ class Cancel(Command):
     seat: str = ""
 
 
+class OfferDraw(Command):
+    """``side`` offers a draw, or, when the other side's offer stands (``State.draw_offer``),
+    accepts it: the game ends drawn. An offer lapses when the other side answers a decision
+    instead (playing on declines it)."""
+
+    side: str
+
+
 CANCEL_REASONS = ("cancelled", "expired")
 
-AnyCommand = Union[Start, Choose, Resign, Cancel]
+AnyCommand = Union[Start, Choose, Resign, Cancel, OfferDraw]

@@ -15,10 +15,10 @@ Then the rules run forward on a clone of the state until the next decision or th
 from __future__ import annotations
 
 from skirmish.engine.codec import clone_state
-from skirmish.engine.commands import CANCEL_REASONS, Cancel, Choose, Command, Resign, Start
+from skirmish.engine.commands import CANCEL_REASONS, Cancel, Choose, Command, OfferDraw, Resign, Start
 from skirmish.engine.dice.base import Dice
 from skirmish.engine.errors import AlreadyStarted, GameError, GameOver, IllegalOption, MalformedCommand, NotYourDecision, StaleDecision
-from skirmish.engine.events import Event, GameCancelled, GameStarted, OptionChosen, Resigned
+from skirmish.engine.events import DrawAgreed, DrawOffered, Event, GameCancelled, GameStarted, OptionChosen, Resigned
 from skirmish.engine.model import SIDES, Decision, Option, Outcome, State, other
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.context import Context
@@ -54,7 +54,31 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
         return ctx.events
     if isinstance(command, Cancel):
         return _cancel(state, command, dice)
+    if isinstance(command, OfferDraw):
+        return _offer_draw(state, command, dice)
     raise MalformedCommand(f"not a command: {type(command).__name__}")
+
+
+DRAW_AGREED = "a draw by agreement"
+
+
+def _offer_draw(state: State, command: OfferDraw, dice: Dice) -> list[Event]:
+    """A draw offer, or the acceptance of the other side's (``OfferDraw``)."""
+    if command.side not in SIDES:
+        raise MalformedCommand(f"offer_draw: no side {command.side!r}")
+    if state.outcome is not None:
+        raise GameOver(f"game {state.game_id} is over")
+    if not state.started:
+        raise GameError(f"game {state.game_id} has not started: nothing to draw")
+    if state.draw_offer == command.side:
+        raise GameError(f"side {command.side} has offered a draw already: the other side accepts it or plays on")
+    ctx = Context(clone_state(state), dice, registry.rules_of(state))
+    if state.draw_offer == other(command.side):
+        ctx.emit(DrawAgreed(side=command.side))
+        ctx.rules.core.end_game(ctx, Outcome(None, DRAW_AGREED))
+    else:
+        ctx.emit(DrawOffered(side=command.side))
+    return ctx.events
 
 
 def cancel_reason(event: GameCancelled) -> str:

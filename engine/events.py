@@ -69,6 +69,19 @@ class Resigned(Event):
     reason: str = ""  # "" for a player's own resignation; "forfeit: N time-outs" when the clock forfeits
 
 
+class DrawOffered(Event):
+    """``side`` offers a draw (``OfferDraw``): it stands until the other side accepts it
+    (``DrawAgreed``) or answers a decision instead."""
+
+    side: str
+
+
+class DrawAgreed(Event):
+    """``side`` accepts the other side's standing draw offer; the ``GameEnded`` (no winner) follows."""
+
+    side: str
+
+
 class GameEnded(Event):
     outcome: Outcome
 
@@ -289,6 +302,7 @@ _MODULE_EVENTS = tuple(event for part in parts("events") for event in part.EVENT
 AnyEvent = Union[(
     GameCreated, ClientSeedAdded, SeatTaken, GameStarted, Resigned, GameEnded, SeedRevealed, Checkpoint,
     GameCancelled,
+    DrawOffered, DrawAgreed,
     DiceRolled, DecisionRequested, OptionChosen,
     RoundStarted, InitiativeWon, ActivationPassed, TurnStarted, TurnEnded, RoundEnded,
     MinorActionTaken, TaskAttempted, UnitMoved, ProneChanged, PoolChanged,

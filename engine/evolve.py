@@ -153,6 +153,20 @@ def _option_chosen(s: State, e: ev.OptionChosen) -> None:
     if p is None or p.id != e.decision_id or p.side != e.side or tuple(e.option) not in p.options:
         raise InvalidEvent(f"option {e.option!r} does not answer the pending decision")
     s.pending = None
+    if s.draw_offer and s.draw_offer != e.side:
+        s.draw_offer = ""  # the other side played on: the offer lapses
+
+
+def _draw_offered(s: State, e: ev.DrawOffered) -> None:
+    if not s.started or s.outcome is not None or e.side not in SIDES or s.draw_offer == e.side:
+        raise InvalidEvent(f"side {e.side!r} cannot offer a draw now")
+    s.draw_offer = e.side
+
+
+def _draw_agreed(s: State, e: ev.DrawAgreed) -> None:
+    if not s.draw_offer or s.draw_offer == e.side:
+        raise InvalidEvent(f"side {e.side!r} accepts no standing draw offer")
+    s.draw_offer = ""  # the GameEnded that follows carries the outcome
 
 
 def _round_started(s: State, e: ev.RoundStarted) -> None:
@@ -356,6 +370,8 @@ _HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.SeatTaken: _seat_taken,
     ev.GameStarted: _game_started,
     ev.Resigned: _resigned,
+    ev.DrawOffered: _draw_offered,
+    ev.DrawAgreed: _draw_agreed,
     ev.GameEnded: _game_ended,
     ev.GameCancelled: _game_cancelled,
     ev.SeedRevealed: _seed_revealed,

@@ -259,6 +259,7 @@ class _StateCore(msgspec.Struct):
     stack: list[FrameT] = []
     pending: Decision | None = None
     outcome: Outcome | None = None
+    draw_offer: str = ""  # the side whose draw offer stands (engine.commands.OfferDraw), "" for none
     # -- the rules modules' fields: ``State`` below
     # -- the rules this game is played under (skirmish.engine.versions): set from GameCreated.engine_version,
     # left out of the state hash (skirmish.engine.codec.state_hash)

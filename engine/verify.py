@@ -41,7 +41,7 @@ from typing import Iterable, NamedTuple
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
 from skirmish.engine.codec import DecodeError, decode_event, encode_event, state_hash
-from skirmish.engine.commands import Cancel, Choose, Command, Resign, Start
+from skirmish.engine.commands import Cancel, Choose, Command, OfferDraw, Resign, Start
 from skirmish.engine.decide import decide
 from skirmish.engine.dice.fair import ProvablyFairDice
 from skirmish.engine.errors import GameError, InvalidEvent
@@ -109,7 +109,7 @@ class _LoggedDice:
         return got
 
 
-_COMMAND_MARKERS = (ev.GameStarted, ev.OptionChosen, ev.Resigned, ev.GameCancelled)
+_COMMAND_MARKERS = (ev.GameStarted, ev.OptionChosen, ev.Resigned, ev.GameCancelled, ev.DrawOffered, ev.DrawAgreed)
 _SERVER_EVENTS = (ev.ClientSeedAdded, ev.SeatTaken, ev.SeedRevealed)  # appended by the server, not by a command
 
 
@@ -120,6 +120,8 @@ def _command_of(event: ev.Event) -> Command:
         return Choose(event.decision_id, event.option, event.side, timeout=event.timeout)
     if isinstance(event, ev.GameCancelled):
         return Cancel(reason=event.reason, seat=event.seat)
+    if isinstance(event, (ev.DrawOffered, ev.DrawAgreed)):
+        return OfferDraw(event.side)
     return Resign(event.side, reason=event.reason)
 
 

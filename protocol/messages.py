@@ -132,6 +132,15 @@ class ResignGame(Msg, tag="resign"):
     id: int = 0
 
 
+class OfferDraw(Msg, tag="offer_draw"):
+    """Offer a draw, or accept the other seat's standing offer (``skirmish.engine.commands.OfferDraw``):
+    replied ``ack`` once the ``draw_offered`` (or ``draw_agreed`` and the game's end) is stored."""
+
+    game_id: GameId
+    command_id: Key = ""
+    id: int = 0
+
+
 class Ping(Msg, tag="ping"):
     id: int = 0
 
@@ -145,7 +154,7 @@ class CancelGame(Msg, tag="cancel"):
 
 
 ClientMessage = Union[Hello, ListMissions, ListGames, CreateGame, Join, Spectate, Resume, Command,
-                      ResignGame, Ping, CancelGame]
+                      ResignGame, Ping, CancelGame, OfferDraw]
 CLIENT_TYPES = {cls.__struct_config__.tag: cls for cls in ClientMessage.__args__}
 
 # -- server -> client --------------------------------------------------------------------------

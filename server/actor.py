@@ -30,11 +30,11 @@ import time
 from typing import Awaitable, Callable
 
 from skirmish.engine.codec import decode_event
-from skirmish.engine.commands import Cancel, Choose, Resign, Start
+from skirmish.engine.commands import Cancel, Choose, OfferDraw, Resign, Start
 from skirmish.engine.decide import default_option
 from skirmish.engine.dice.fair import check_client_seed
 from skirmish.engine.errors import GameError
-from skirmish.engine.events import Event, GameCancelled, OptionChosen, Resigned
+from skirmish.engine.events import DrawAgreed, DrawOffered, Event, GameCancelled, OptionChosen, Resigned
 from skirmish.engine.view import hides, pending, viewed
 from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.messages import Ack, DecisionMsg, EventItem, EventMsg, GameOverMsg, Seated
@@ -216,7 +216,7 @@ class GameActor:
         self._outbox.live(conn, self.state.seq)
         self.log.info("watch", conn=conn.id, viewer=viewer, after_seq=after_seq, seq=self.state.seq)
 
-    async def command(self, conn: Connection, seat: str, command: Choose | Resign, command_id: str,
+    async def command(self, conn: Connection, seat: str, command: Choose | Resign | OfferDraw, command_id: str,
                       msg_id: int, received: float) -> int:
         if conn.roles.get(self.game_id) != seat:
             raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {self.game_id}")
@@ -257,6 +257,8 @@ class GameActor:
         if isinstance(command, Choose):
             same = (isinstance(first, OptionChosen) and first.decision_id == command.decision_id
                     and tuple(first.option) == tuple(command.option))
+        elif isinstance(command, OfferDraw):
+            same = isinstance(first, (DrawOffered, DrawAgreed))
         else:  # a resignation, or the cancellation that resigning a game nobody joined is
             same = isinstance(first, (Resigned, GameCancelled))
         if same:
@@ -264,7 +266,8 @@ class GameActor:
         if isinstance(first, OptionChosen):
             was = f"decision {first.decision_id} ({list(first.option)!r})"
         else:
-            was = "its resignation" if isinstance(first, Resigned) else "cancelling the game"
+            was = ("its resignation" if isinstance(first, Resigned) else "a draw offer"
+                   if isinstance(first, (DrawOffered, DrawAgreed)) else "cancelling the game")
         raise ProtocolError("game.command_id_reused",
                             f"command_id {command_id!r} was already used by this seat for {was}; "
                             f"give every command a fresh command_id")
@@ -327,7 +330,8 @@ class GameActor:
         return await self.game.store.find_command(self.game_id, cid)
 
     def _log_command(self, seat, pending, command, sub: Submitted, started: float, **extra) -> None:
-        option = list(command.option) if isinstance(command, Choose) else ["resign"]
+        option = list(command.option) if isinstance(command, Choose) else (
+            ["offer_draw"] if isinstance(command, OfferDraw) else ["resign"])
         self.log.info(
             "command", seat=seat, decision=pending.id if pending else None, kind=pending.kind if pending else None,
             option=option, timeout=getattr(command, "timeout", False),

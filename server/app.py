@@ -108,6 +108,7 @@ class App:
         self._creations: dict[str, TokenBucket] = {}  # create_game by IP address
         # the web client (skirmish.server.web): HTTP GETs on the same port, and the bots it hosts
         self.house = HouseBots(parse_names(config.house_bots), lambda: self.url, self.log)
+        self._background: set[asyncio.Task] = set()  # tasks the server started for itself (resuming house bots)
         self.web = WebRoutes(WebApi(lambda: self.lobby, self.house, config.tournaments))
 
     @property
@@ -145,7 +146,20 @@ class App:
                       compression=c.compression, hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout,
                       connections_per_address=c.connections_per_address, games_per_minute=c.games_per_minute,
                       games_burst=c.games_burst)
+        resuming = asyncio.create_task(self._resume_house_bots())  # (in the background: the server serves meanwhile)
+        self._background.add(resuming)
+        resuming.add_done_callback(self._background.discard)
         return self
+
+    async def _resume_house_bots(self) -> None:
+        """The hosted bots of the games a restart interrupted play on (``HouseBots.resume_all``)."""
+        try:
+            n = await self.house.resume_all(self.lobby)
+        except Exception as exc:  # noqa: BLE001 - a courtesy to the games: the server runs all the same
+            self.log.warning("house_bot.resume_failed", error=f"{type(exc).__name__}: {exc}")
+            return
+        if n:
+            self.log.info("house_bot.resumed", bots=n)
 
     # -- shutdown ----------------------------------------------------------------------------
 
@@ -160,6 +174,8 @@ class App:
         for conn in list(self.connections):
             conn.session.shutting_down = True  # requests from now on: ``server.shutting_down``
         self.log.info("server.stopping", connections=len(self.connections))
+        for task in list(self._background):
+            task.cancel()
         await self.house.close()
         if self._server is not None:
             self._server.server.close()  # stop accepting; open connections carry on for now

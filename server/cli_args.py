@@ -207,7 +207,7 @@ def add_serve(sub) -> argparse.ArgumentParser:
                    help="a game nobody joined expires this long after it was created, recorded in its log "
                         "(default: 3600; 0 never)")
     p.add_argument("--house-bots", default=None, metavar="NAMES",
-                   help="bots the server hosts, e.g. random,greedy,mcts: in the web client a person can "
+                   help="bots the server hosts, e.g. random,greedy,mcts (mcts:MS: MS ms a decision): in the web client a person can "
                         "play one (each runs as a subprocess client seeing only its own view)")
     p.add_argument("--tournaments", default=None, metavar="DIRS",
                    help="tournament output folders (skirmish tournament --out), comma-separated: the web client "

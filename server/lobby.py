@@ -27,7 +27,7 @@ import time
 from typing import Callable
 
 from skirmish.engine.codec import decode_event
-from skirmish.engine.commands import Choose, Resign
+from skirmish.engine.commands import Choose, OfferDraw, Resign
 from skirmish.engine.dice.fair import check_client_seed
 from skirmish.engine.events import GameCreated, GameEnded, GameStarted, SeatTaken
 from skirmish.engine.evolve import replay
@@ -312,6 +312,10 @@ class Lobby:
             case m.ResignGame():
                 seat = seat_held(conn, request.game_id)
                 await self.run(request.game_id, GameActor.command, conn, seat, Resign(seat), request.command_id,
+                               request.id, received)
+            case m.OfferDraw():
+                seat = seat_held(conn, request.game_id)
+                await self.run(request.game_id, GameActor.command, conn, seat, OfferDraw(seat), request.command_id,
                                request.id, received)
             case m.CancelGame():
                 seat = await self._seat_of_token(conn, request.game_id, request.token)

@@ -25,7 +25,7 @@ from pathlib import Path
 import msgspec
 
 from skirmish.client.narrate import describe
-from skirmish.client.render import cell_option, label
+from skirmish.client.render import DECISION_TITLES, cell_option, label, procedure
 from skirmish.engine import board as boards
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import GameCreated, GameEnded, SeatTaken
@@ -76,9 +76,31 @@ def event_json(event) -> dict:
 
 
 def state_json(state) -> dict:
+    """The state's plain form; a unit not on the table (the registry's ``on_table``: e.g. not yet
+    deployed) carries ``off_table``, so that the page draws it beside the board, not on its cell,
+    and a unit the modules say something of carries it in ``shown`` (``unit_flags``)."""
     data = plain(state)
     data.pop("salt", None)  # (redacted in a side's view anyway; a replay needs none of it)
+    flags = registry.rules_of(state).render.unit_flags
+    for uid, unit in state.units.items():
+        if not registry.allows(state, "on_table", unit):
+            data["units"][uid]["off_table"] = True
+        told = unit_flags(unit, flags)
+        if told:
+            data["units"][uid]["shown"] = told
     return data
+
+
+def unit_flags(unit, flags) -> list[str]:
+    """What the game's modules say of a unit in the text client (``Module.render.unit_flags``: e.g.
+    the skills module's Troop Type, skills and seed 003 attributes), for its profile on the page."""
+    out = []
+    for module_flags in flags:
+        try:
+            out += [str(f) for f in module_flags(unit)]
+        except Exception:  # noqa: BLE001 - a courtesy: the unit is drawn all the same
+            continue
+    return out
 
 
 def mission_json(mission) -> dict:
@@ -90,10 +112,32 @@ def mission_json(mission) -> dict:
             "deploy": [{"id": u.id, "side": u.side, "x": u.x, "y": u.y} for u in mission.units]}
 
 
+def board_cell(option, state) -> tuple[int, int] | None:
+    """The cell an option is drawn on: a move's (``cell_option``), or any option ``(kind, x, y)``
+    whose two arguments are whole numbers on the board -- the skills module's ``("deploy", x, y)``
+    and any module's option placing a unit on a cell, without the page knowing its kind."""
+    cell = cell_option(tuple(option))
+    if cell is not None:
+        return cell
+    b = state.board
+    if (len(option) == 3 and all(type(v) is int for v in option[1:]) and b is not None
+            and 0 <= option[1] < b.width and 0 <= option[2] < b.height):
+        return option[1], option[2]
+    return None
+
+
+def named_unit(option, state) -> str | None:
+    """The unit an option acts on: the first of its arguments naming a unit (``("attack", t, w, l)``,
+    ``("hack", program, t)``, ``("medikit", ally)``), or None."""
+    return next((v for v in option[1:] if isinstance(v, str) and v in state.units), None)
+
+
 def decorate(state, viewer: str) -> dict | None:
-    """The pending decision with, for each option, its label and where it is drawn: a cell to
-    click (moves), a unit to click (attacks and other options naming a unit, with the range
-    band and line of fire from the deciding unit), or a button (the rest)."""
+    """The pending decision with, for each option, its label (the text client's, so that every
+    module's options read as in the terminal) and where it is drawn: a cell to click (moves,
+    placements: ``board_cell``), a unit to click (options naming a unit: ``named_unit``; with the
+    range band and line of fire from the deciding unit when it is an enemy), or a button (the rest).
+    ``title`` says what the decision asks (``DECISION_TITLES``, the modules' too)."""
     d = state.pending
     if d is None:
         return None
@@ -105,19 +149,32 @@ def decorate(state, viewer: str) -> dict | None:
         except Exception:  # noqa: BLE001 - a label is a courtesy; the option stands
             text = " ".join(str(v) for v in option)
         entry = {"i": i, "option": list(option), "label": text}
-        cell = cell_option(tuple(option))
+        cell = board_cell(option, state)
+        uid = named_unit(option, state) if cell is None else None
         if cell is not None:
             entry["cell"] = list(cell)
-        elif len(option) > 1 and isinstance(option[1], str) and option[1] in state.units:
-            target = state.units[option[1]]
+        elif uid is not None:
+            target = state.units[uid]
             entry["unit"] = target.id
-            if actor is not None and option[0] in ("attack", "fire"):  # fire: option[1] shoots at d.unit
-                b = state.board
+            if actor is not None and target.side != actor.side and _placed(state, actor) and _placed(state, target):
+                b = state.board  # (fire: option[1] shoots at d.unit: the same line)
                 entry["band"] = boards.range_band(b, actor.x, actor.y, target.x, target.y)
                 entry["line_of_fire"] = boards.line_of_fire(b, actor.x, actor.y, target.x, target.y)
         options.append(entry)
     return {"id": d.id, "side": d.side, "kind": d.kind, "unit": d.unit, "mine": d.side == viewer,
-            "options": options}
+            "title": DECISION_TITLES.get(d.kind, d.kind.replace("_", " ")), "options": options}
+
+
+def _placed(state, unit) -> bool:
+    return type(unit.x) is int and type(unit.y) is int and registry.allows(state, "on_table", unit)
+
+
+def procedure_text(state, viewer: str) -> str:
+    """The procedure under way as the text client says it (a roll's dice, a challenge's pools)."""
+    try:
+        return procedure(state, viewer if viewer in ("a", "b") else "")
+    except Exception:  # noqa: BLE001 - a courtesy: the state is drawn all the same
+        return ""
 
 
 def notes(state, viewer: str) -> list[str]:
@@ -318,7 +375,8 @@ class WebApi:
         state = fold.state
         return json_response({"game_id": game_id, "viewer": viewer, "seq": fold.seq, "over": fold.over,
                               "state": state_json(state), "pending": decorate(state, viewer),
-                              "log": log[-MAX_LOG:], "legend": boards.TERRAIN_NAMES, "notes": notes(state, viewer)})
+                              "log": log[-MAX_LOG:], "legend": boards.TERRAIN_NAMES, "notes": notes(state, viewer),
+                              "procedure": procedure_text(state, viewer)})
 
     async def _log_between(self, game_id: str, viewer: str, after: int, upto: int) -> list[dict]:
         fold, log = Fold(viewer), []

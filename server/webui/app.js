@@ -19,7 +19,7 @@ const seats = {
 class Wire {
   constructor() {
     this.ids = 1; this.waiting = new Map(); this.listeners = new Set(); this.following = new Map();
-    this.ws = null; this.ready = null; this.closedByUs = false;
+    this.ws = null; this.ready = null; this.closedByUs = false; this.retrying = null;
   }
   url() { return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`; }
   connect() {
@@ -36,20 +36,21 @@ class Wire {
     });
     return this.ready;
   }
-  lost() {
+  lost() {  // (called by a failed attempt's error and again by its close: one retry at a time)
     this.ready = null;
     for (const [, w] of this.waiting) w.reject(new Error("connection lost"));
     this.waiting.clear();
-    const following = [...this.following.entries()];
-    this.following.clear();
+    if (this.retrying) return;
     setStatus("connection lost: reconnecting…");
-    setTimeout(async () => {  // a dropped network resumes where it was
+    this.retrying = setTimeout(async () => {  // a dropped network, or a restarted server, resumes where it was
       try {
         await this.connect();
+        // the games followed stay listed until followed again, however many attempts it takes
+        for (const [gid, how] of [...this.following.entries()]) await this.follow(gid, how.seat ? seats.get(gid) : null, true);
         setStatus("");
-        for (const [gid, how] of following) await this.follow(gid, how.seat ? seats.get(gid) : null);
+        this.retrying = null;
         this.emit({ type: "reconnected" });
-      } catch { this.lost(); }
+      } catch { this.retrying = null; this.lost(); }
     }, 1000);
   }
   send(msg) { msg.id = this.ids++; this.ws.send(JSON.stringify(msg)); return msg.id; }
@@ -71,9 +72,9 @@ class Wire {
   emit(msg) { for (const fn of this.listeners) fn(msg); }
   on(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
   // Follow a game on this connection: resume a seat (with its token) or watch it.
-  async follow(gid, held) {
+  async follow(gid, held, again = false) {
     await this.connect();
-    if (this.following.has(gid)) return this.following.get(gid);
+    if (this.following.has(gid) && !again) return this.following.get(gid);
     if (held) {
       try {
         const r = await this.request({ type: "resume", game_id: gid, token: held.token, last_seq: 0 });
@@ -123,6 +124,8 @@ async function lobby() {
   const list = h("ul", { class: "missions" });
   for (const m of missions) {
     const botPick = h("select", { "aria-label": `bot to play ${m.name} against` }, ...bots.bots.map((b) => h("option", { value: b }, b)));
+    const sidePick = h("select", { "aria-label": `your side in ${m.name}`, class: "side-pick" },
+      ...Object.entries(m.sides || {}).map(([side, name]) => h("option", { value: side }, `as side ${side}${name ? " (" + name + ")" : ""}`)));
     list.append(h("li", { class: "mission", "data-mission": m.id },
       miniMap(m),
       h("div", {},
@@ -130,9 +133,10 @@ async function lobby() {
         h("p", { class: "meta" }, `${m.width}×${m.height} · ${m.units} units · ${m.rounds} rounds` + (m.modules.length ? ` · ${m.modules.join(", ")}` : "")),
         h("p", {}, m.description),
         h("div", { class: "actions" },
-          h("button", { onclick: () => createGame(m.id, null) }, "Play a person (share the link)"),
+          sidePick,
+          h("button", { onclick: () => createGame(m.id, null, sidePick.value) }, "Play a person (share the link)"),
           bots.bots.length ? h("span", { class: "vsbot" }, botPick,
-            h("button", { onclick: () => createGame(m.id, botPick.value) }, "Play the bot")) : null))));
+            h("button", { onclick: () => createGame(m.id, botPick.value, sidePick.value) }, "Play the bot")) : null))));
   }
   main.append(h("h2", {}, "Missions"), list);
   for (const [status, title] of [["open", "Open games"], ["live", "Live games"], ["finished", "Finished games"]]) {
@@ -169,9 +173,9 @@ async function gameList(section, status, offset) {
   section.append(pager);
 }
 
-async function createGame(mission, bot) {
+async function createGame(mission, bot, side = "a") {
   setStatus("creating the game…");
-  const r = await wire.seat("create_game", { mission, seat: "a" });
+  const r = await wire.seat("create_game", { mission, seat: side || "a" });
   if (bot) await api(`games/${encodeURIComponent(r.game_id)}/house-bot?bot=${encodeURIComponent(bot)}`, r.token);
   setStatus("");
   location.hash = `#/game/${encodeURIComponent(r.game_id)}`;
@@ -208,7 +212,11 @@ async function gamePage(gid) {
     if (!confirm("Resign this game?")) return;
     await wire.request({ type: "resign", game_id: gid, command_id: randomHex(16) });
   } }, "Resign");
-  if (seat) ui.controls.append(resign, h("span", { class: "note" }, " (the protocol has no draw offer: a game is drawn on the board)"));
+  const draw = h("button", { class: "draw", onclick: async () => {
+    try { await wire.request({ type: "offer_draw", game_id: gid, command_id: randomHex(16) }); } catch (e) { setStatus(`${e.code || "error"}: ${e.message}`); }
+  } }, "Offer a draw");
+  ui.drawOffer = h("span", { class: "draw-offer", role: "status" });
+  if (seat) ui.controls.append(resign, draw, ui.drawOffer);
   let timer = null;
   const run = async () => {  // one view request at a time, so an older answer never overwrites a newer one
     if (g.inflight) { g.again = true; return; }
@@ -245,15 +253,17 @@ async function update(g, ui) {
     else if (opts.length) showTargetOptions(g, ui, id, opts);
     drawBoard();
   };
-  const drawBoard = () => hiddenUnits(ui, draw(ui.svg, s, { pending: v.pending, selected: g.selected, onOption: (i) => choose(g, v.pending.options[i]), onUnit }));
+  const onCell = (k, opts) => showTargetOptions(g, ui, `(${k})`, opts);  // several options on one cell
+  const drawBoard = () => hiddenUnits(ui, draw(ui.svg, s, { pending: v.pending, selected: g.selected, onOption: (i) => choose(g, v.pending.options[i]), onUnit, onCell }));
   drawBoard();
   legend(ui.legend, s, v.legend);
   if (g.selected) profile(ui.profile, s.units[g.selected]);
   ui.info.textContent = info(s, v.pending, g.seat);
   pools(ui.pools, s, g.seat, v.notes);
-  decisionPanel(g, ui, v.pending);
+  decisionPanel(g, ui, v.pending, v.procedure);
   if (focused) $(focused, ui.root)?.focus();
   if (s.started) $(".waiting", ui.root)?.remove();
+  drawOffer(g, ui, s);
   if (s.outcome) gameOver(g, ui, s);
 }
 
@@ -264,16 +274,30 @@ function focusKey(root) {
   return null;
 }
 
-function decisionPanel(g, ui, p) {
+// The pending decision: what it asks (the server's title, as the text client says it), the
+// procedure under way, and every option: those on a cell or naming a unit are clicked on the
+// board (and listed too), the rest are buttons labelled by the server's text rendering. Nothing
+// here knows an option's kind, so a module's new options need no change to the page.
+function decisionPanel(g, ui, p, procedure = "") {
   if (p && p.mine && ui.decision.dataset.id === String(p.id)) return;  // the same decision: keep its panel as it is
   ui.decision.replaceChildren();
   delete ui.decision.dataset.id;
+  delete ui.decision.dataset.kind;
+  delete ui.decision.dataset.unit;
   if (!p) return;
-  if (!p.mine) { ui.decision.append(h("p", {}, `Waiting for side ${p.side} (${p.kind}).`)); return; }
+  const title = p.title || p.kind;
+  if (!p.mine) { ui.decision.append(h("p", {}, `Waiting for side ${p.side}: ${title}${p.unit ? " (" + p.unit + ")" : ""}.`)); return; }
   ui.decision.dataset.id = p.id;
-  ui.decision.append(h("h3", {}, `Your decision: ${p.kind}${p.unit ? " — " + p.unit : ""}`));
+  ui.decision.dataset.kind = p.kind;
+  ui.decision.dataset.unit = p.unit || "";
+  ui.decision.append(h("h3", {}, `Your decision: ${title}${p.unit ? " — " + p.unit : ""}`));
+  if (procedure) ui.decision.append(h("pre", { class: "procedure" }, procedure));
   const onBoard = p.options.filter((o) => o.cell || o.unit);
-  if (onBoard.length) ui.decision.append(h("p", { class: "hint" }, "Click a highlighted cell to move there, or a marked unit to act on it."));
+  const cells = onBoard.some((o) => o.cell), units = onBoard.some((o) => o.unit);
+  if (onBoard.length) {
+    const what = [cells ? "a highlighted cell on the board" : "", units ? "a marked unit to act on it" : ""].filter(Boolean);
+    ui.decision.append(h("p", { class: "hint" }, `Click ${what.join(", or ")}.`));
+  }
   const box = h("div", { class: "buttons" });
   for (const o of p.options.filter((x) => !x.cell && !x.unit)) box.append(optionButton(g, o));
   ui.decision.append(box);
@@ -307,6 +331,20 @@ async function choose(g, o) {
       if (g.answered === p.id) g.answered = 0;  // not taken: the same decision may be answered again
     }
   }
+}
+
+// A draw by agreement (docs/protocol.md, offer_draw): the standing offer, said to both seats; the
+// other seat's "Offer a draw" button accepts it (and says so).
+function drawOffer(g, ui, s) {
+  const button = $("button.draw", ui.controls);
+  if (!ui.drawOffer || !button) return;
+  const offer = s.draw_offer || "";
+  button.disabled = !s.started || !!s.outcome || offer === g.seat;
+  button.textContent = offer && offer !== g.seat ? "Accept the draw" : "Offer a draw";
+  ui.drawOffer.textContent = !offer ? "" : offer === g.seat
+    ? ` You offered a draw: side ${offer === "a" ? "b" : "a"} accepts it, or declines it by playing on.`
+    : ` Side ${offer} offers a draw: accept it, or decline it by playing on.`;
+  ui.drawOffer.dataset.offer = offer;
 }
 
 function drawClock(g, ui) {

@@ -24,7 +24,7 @@ const BADGES = {
   guarding: "guard", readied: "ready", exposed: "exposed", stabilised: "stabilised", acted: "acted",
   resting: "resting", removed: "removed", directed: "directed",
 };
-const QUIET = new Set(["avoid_available", "commander", "command_unit"]);
+const QUIET = new Set(["avoid_available", "commander", "command_unit", "deployed", "off_table"]);
 
 export function isHidden(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) &&
@@ -48,9 +48,11 @@ export function draw(svg, state, opts = {}) {
   const b = state.board;
   const key = `${b.width}x${b.height}:${b.cells}`;
   let cells = svg.firstElementChild;
+  const off = offTable(state);  // drawn in a tray under the board
+  const trayRows = off.length ? Math.ceil(off.length / b.width) : 0;
+  svg.setAttribute("viewBox", `0 0 ${b.width * CELL} ${(b.height + trayRows) * CELL + (trayRows ? TRAY_GAP : 0)}`);
   if (!cells || cells.dataset.key !== key) {  // the terrain is drawn once per board; the rest every time
     svg.replaceChildren();
-    svg.setAttribute("viewBox", `0 0 ${b.width * CELL} ${b.height * CELL}`);
     svg.setAttribute("role", "group");
     cells = el("g", { class: "cells", "data-key": key }, svg);
     for (let y = 0; y < b.height; y++) {
@@ -100,11 +102,9 @@ export function draw(svg, state, opts = {}) {
         "data-band": o.band }, svg);
     }
   }
-  const unplaced = [];
   const order = Object.values(state.units || {}).sort((x, y) => Number(!x.dead) - Number(!y.dead));  // the fallen below
   for (const u of order) {
-    if (u.removed) continue;
-    if (u.x === undefined || u.x === null || isHidden(u.x) || isHidden(u.y)) { unplaced.push(u); continue; }
+    if (u.removed || !placed(u)) continue;
     const states = unitStates(u);
     const cls = ["unit", `side-${u.side}`];
     if (u.dead) cls.push("dead");
@@ -115,8 +115,9 @@ export function draw(svg, state, opts = {}) {
     if (u.id === acting) cls.push("acting");
     if (u.id === opts.selected) cls.push("selected");
     if (targets[u.id]) cls.push("target");
+    if (isHidden(u.name)) cls.push("marker");  // known to be there, not who it is
     const g = el("g", { class: cls.join(" "), tabindex: 0, role: "button", "data-unit": u.id,
-      "aria-label": `${u.id} ${u.name}, side ${u.side}${states.length ? ", " + states.join(", ") : ""}`,
+      "aria-label": `${u.id} ${nameOf(u)}, side ${u.side}${states.length ? ", " + states.join(", ") : ""}`,
       "data-x": u.x, "data-y": u.y, "data-states": states.join(",") }, svg);
     const cx = u.x * CELL + CELL / 2, cy = u.y * CELL + CELL / 2;
     el("circle", { cx, cy, r: CELL * 0.38 }, g);
@@ -126,19 +127,65 @@ export function draw(svg, state, opts = {}) {
       const badge = el("text", { x: u.x * CELL + CELL - 3, y: u.y * CELL + 11, "text-anchor": "end", class: "badge" }, g);
       badge.textContent = states.map((s) => s[0].toUpperCase()).join("");
     }
-    el("title", {}, g).textContent = `${u.id} ${u.name}` + (states.length ? ` — ${states.join(", ")}` : "") +
+    el("title", {}, g).textContent = `${u.id} ${nameOf(u)}` + (states.length ? ` — ${states.join(", ")}` : "") +
       (targets[u.id] ? ` — ${targets[u.id].map((o) => o.label).join("; ")}` : "");
     activate(g, () => opts.onUnit && opts.onUnit(u.id, targets[u.id] || []));
   }
-  for (const o of cellOptions) {  // cells to move to, above the units (a fallen one may lie there)
-    const [x, y] = o.cell;
-    const r = el("rect", { x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6,
-      class: "reach", tabindex: 0, role: "button", "aria-label": o.label, "data-option": o.i,
-      "data-cell": `${x},${y}` }, svg);
-    el("title", {}, r).textContent = o.label;
-    activate(r, () => opts.onOption && opts.onOption(o.i));
+  const byCell = new Map();  // several options on one cell (a move and a bonus move): one rect, a choice
+  for (const o of cellOptions) {
+    const k = `${o.cell[0]},${o.cell[1]}`;
+    byCell.set(k, [...(byCell.get(k) || []), o]);
   }
-  return unplaced;  // units this view may not place on the board (hidden): the caller lists them
+  for (const [k, list] of byCell) {  // cells to move to or place a unit on, above the units (a fallen one may lie there)
+    const [x, y] = list[0].cell, o = list[0];
+    const text = list.map((c) => c.label).join("; ");
+    const r = el("rect", { x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6,
+      class: `reach kind-${String(o.option[0]).replace(/[^\w-]/g, "")}`, tabindex: 0, role: "button", "aria-label": text,
+      "data-option": o.i, "data-cell": k }, svg);
+    el("title", {}, r).textContent = text;
+    activate(r, () => (list.length > 1 && opts.onCell ? opts.onCell(k, list) : opts.onOption && opts.onOption(o.i)));
+  }
+  drawTray(svg, b, off, pending, opts);
+  return off;  // units this view may not place on the board (not on the table, or hidden): the caller lists them
+}
+
+const TRAY_GAP = 12;
+
+// Whether a unit stands on a cell of the board in this view: on the table (the server's
+// ``off_table``, e.g. not yet deployed) and with a position the view may see.
+export function placed(u) {
+  return !u.off_table && typeof u.x === "number" && typeof u.y === "number";
+}
+
+export function offTable(state) {
+  return Object.values(state.units || {}).filter((u) => !u.removed && !u.dead && !placed(u));
+}
+
+function nameOf(u) { return isHidden(u.name) ? "(unknown)" : u.name; }
+
+// The tray under the board: a marker for each unit the view knows of but cannot place on a cell
+// (not yet deployed: in its side's colour; its position hidden: a "?" marker), the one the
+// pending decision is about outlined.
+function drawTray(svg, b, off, pending, opts) {
+  if (!off.length) return;
+  const top = b.height * CELL + TRAY_GAP;
+  const tray = el("g", { class: "tray", "aria-label": "units off the table" }, svg);
+  el("rect", { x: 0, y: top - TRAY_GAP / 2, width: b.width * CELL, height: Math.ceil(off.length / b.width) * CELL + TRAY_GAP / 2,
+    class: "tray-bg" }, tray);
+  off.forEach((u, i) => {
+    const x = (i % b.width) * CELL, y = top + Math.floor(i / b.width) * CELL;
+    const hidden = isHidden(u.x) || isHidden(u.y);
+    const why = hidden ? "position hidden" : "not on the table";
+    const cls = ["offboard", `side-${u.side}`, hidden ? "marker" : "reserve"];
+    if (pending && pending.unit === u.id) cls.push("deciding");
+    const g = el("g", { class: cls.join(" "), tabindex: 0, role: "button", "data-unit": u.id,
+      "aria-label": `${u.id} ${nameOf(u)}, side ${u.side}, ${why}` }, tray);
+    el("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: hidden ? 2 : 10 }, g);
+    const t = el("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle" }, g);
+    t.textContent = hidden ? "?" : (u.id.length <= 3 ? u.id : u.id.slice(0, 3));
+    el("title", {}, g).textContent = `${u.id} ${nameOf(u)} (side ${u.side}): ${why}`;
+    activate(g, () => opts.onUnit && opts.onUnit(u.id, []));
+  });
 }
 
 function activate(node, fn) {
@@ -194,7 +241,7 @@ export function profile(container, u) {
   container.replaceChildren();
   if (!u) return;
   const h = document.createElement("h3");
-  h.textContent = `${u.id} — ${u.name} (side ${u.side})`;
+  h.textContent = `${u.id} — ${nameOf(u)} (side ${u.side})`;
   const dl = document.createElement("dl");
   const add = (k, v) => {
     const dt = document.createElement("dt"); dt.textContent = k;
@@ -207,9 +254,11 @@ export function profile(container, u) {
   if (u.stats) add("stats", Object.entries(u.stats).map(([k, v]) => `${k} ${v}`).join(", "));
   (u.weapons || []).forEach((w, i) => add(`weapon ${i}${(u.stowed || []).includes(i) ? " (stowed)" : ""}`,
     `${w.name}: ${w.kind}, damage ${w.damage}${w.qualities && w.qualities.length ? ", " + w.qualities.join(", ") : ""}`));
-  const skip = new Set(["id", "name", "side", "stats", "weapons", "stress", "stress_max", "resistance", "stowed"]);
+  const skip = new Set(["id", "name", "side", "stats", "weapons", "stress", "stress_max", "resistance", "stowed", "off_table", "shown"]);
+  if (u.off_table) add("where", "not on the table");
+  if (u.shown && u.shown.length) add("rules", u.shown.join(" · "));  // the modules' own words (the text client's flags)
   for (const [k, v] of Object.entries(u)) {
-    if (skip.has(k) || v === false || v === "" || v === 0 || (Array.isArray(v) && !v.length)) continue;
+    if (skip.has(k) || v === false || v === "" || v === 0 || v === null || (Array.isArray(v) && !v.length)) continue;
     add(k.replace(/_/g, " "), show(v));
   }
   container.append(h, dl);

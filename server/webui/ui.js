@@ -48,16 +48,18 @@ export function layout(title, subtitle) {
   return ui;
 }
 
-export function hiddenUnits(ui, unplaced) {
+export function hiddenUnits(ui, unplaced) {  // the units in the board's tray, said in words too
+  const why = (u) => (u.off_table ? "not on the table" : "position hidden");
   ui.hidden.textContent = unplaced && unplaced.length
-    ? `Not on the board in this view (hidden): ${unplaced.map((u) => `${u.id} (side ${u.side})`).join(", ")}` : "";
+    ? `Off the board in this view: ${unplaced.map((u) => `${u.id} (side ${u.side}, ${why(u)})`).join(", ")}` : "";
 }
 
 export function info(s, pending, seat) {
   if (s.outcome) return `Game over: ${s.outcome.winner ? "side " + s.outcome.winner + " wins" : "a draw"} — ${s.outcome.reason}`;
   if (!s.started) return "Waiting for both seats to be taken…";
   const who = pending ? (pending.side === seat ? "your decision" : `side ${pending.side} decides`) : "";
-  return `Round ${s.round} of ${s.rounds} · ${s.phase}${s.turn ? " · " + s.turn.unit + " acts" : ""}${who ? " · " + who : ""}`;
+  const round = s.phase === "deployment" ? `Before round 1 of ${s.rounds}` : `Round ${s.round} of ${s.rounds}`;
+  return `${round} · ${s.phase}${s.turn ? " · " + s.turn.unit + " acts" : ""}${who ? " · " + who : ""}`;
 }
 
 export function addLog(ol, line) {

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -59,19 +60,34 @@ def browser():
 
 
 class Server:
-    def __init__(self, tmp: Path):
+    """``skirmish serve`` in a subprocess, hosting ``bots``; ``crash_and_restart`` kills it (SIGKILL,
+    no shutdown) and starts it again on the same port and database."""
+
+    def __init__(self, tmp: Path, bots: str = "random"):
         self.db = tmp / "web.sqlite"
+        self.bots = bots
+        self.err: list[str] = []
+        self._start("0")
+        self.http = "http" + self.ws.removeprefix("ws")  # the web client: the same host and port
+
+    def _start(self, port: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(self.db),
-             "--house-bots", "random", "--move-ms", "120000", "--games-per-minute", "0",
+            [sys.executable, "-m", "skirmish.server.cli", "serve", "--port", port, "--db", str(self.db),
+             "--house-bots", self.bots, "--move-ms", "120000", "--games-per-minute", "0",
              "--connections-per-address", "0", "--log-level", "warning"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.err: list[str] = []
         threading.Thread(target=lambda: self.err.extend(self.proc.stderr), daemon=True).start()
         line = self.proc.stdout.readline()
         assert line.startswith("listening on ws://"), (line, "".join(self.err))
         self.ws = line.split()[-1]
-        self.http = "http" + self.ws.removeprefix("ws")  # the web client: the same host and port
+
+    def crash_and_restart(self, down: float = 0.0) -> None:
+        """Kill the server, wait ``down`` seconds (clients' reconnections fail meanwhile), start it again."""
+        port = self.ws.rsplit(":", 1)[1].strip("/")
+        self.proc.kill()  # a crash: no graceful shutdown, only what the store holds survives
+        self.proc.wait(15)
+        time.sleep(down)
+        self._start(port)
 
     def stop(self):
         self.proc.terminate()
@@ -90,6 +106,14 @@ def artefacts(browser) -> Path:
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory, browser):
     server = Server(tmp_path_factory.mktemp("web"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def crashing_server(tmp_path, browser):
+    """A server of the test's own, to crash (``Server.crash_and_restart``)."""
+    server = Server(tmp_path)
     yield server
     server.stop()
 
