@@ -106,6 +106,7 @@ def _may_move(state: State, unit: Unit) -> bool:
     """The core's conditions for the Movement Minor Action (``actions.minor_options``)."""
     t = state.turn
     return (t is not None and t.unit == unit.id and "move" not in t.minors and t.task != "sprint"
+            and state.momentum[unit.side] >= len(t.minors)  # the Minor Action's cost (actions.minor_cost)
             and not unit.prone and not unit.incapacitated and registry.allows(state, "can_move", unit))
 
 
