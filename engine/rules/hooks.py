@@ -87,8 +87,8 @@ Added with the skills module's combat skills (issue 14), for what an attack's we
 
 Added with the skills module's Deployment Skills (issue 14), for a unit that does not fall:
 
-- ``on_injury(ctx, victim, lethal, result) -> bool | None``: ``attack._suffer``, before an attack's
-  Injury is suffered (``result`` the condition it would leave: "nonlethal", "lethal", "dead");
+- ``on_injury(ctx, victim, lethal, result) -> bool | None``: ``attack._suffer`` and the challenges
+  module's ``procedure.wound``, before an attack's Injury (or a challenge's wound) is suffered (``result`` the condition it would leave: "nonlethal", "lethal", "dead");
   the first module that returns True has dealt with it by its own events and the core emits no
   ``InjurySuffered``, e.g. V: Dogged, which keeps a unit in play instead of Unconscious.
 

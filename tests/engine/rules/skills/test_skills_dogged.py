@@ -5,7 +5,10 @@ play; the Dogged die in the End Phase; a further Injury kills; Regeneration and 
 from __future__ import annotations
 
 from skirmish.client.narrate import describe
+from skirmish.engine.dice import ScriptedDice
 from skirmish.engine.events import InjurySuffered, RoundEnded
+from skirmish.engine.rules.challenges import procedure
+from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.skills.events import DoggedEnded, WoundIgnored, WoundRegained
 
 from tests.engine.rules.scenario import of_type
@@ -30,6 +33,14 @@ weapons = ["phaser"]
 [profiles.dog]
 kind = "bogey"
 tier = "grunt"
+control = 9
+fitness = 8
+security = 1
+weapons = ["phaser"]
+skills = ["v: dogged"]
+
+[profiles.doghero]
+kind = "hero"
 control = 9
 fitness = 8
 security = 1
@@ -174,3 +185,14 @@ def test_the_states_are_narrated():
     before = SkillsScenario([("a1", "a", "gunner", 0, 0), ("b1", "b", "dog", 0, 2)], map=OPEN, extra=EXTRA).state
     assert "Dogged" in describe(of_type(ev, WoundIgnored)[0], before)
     assert describe(DoggedEnded(unit="b1"), sc.state) == "  b1 [b1], Dogged, falls dead (V: Dogged)"
+
+
+def test_with_the_challenges_module_a_challenges_wound_meets_v_dogged_too():
+    """seed 002's wounds are lethal Injuries (its ``wound``), through the same ``on_injury`` hook."""
+    sc = SkillsScenario([("a1", "a", "gunner", 0, 0), ("b1", "b", "doghero", 0, 2)], map=OPEN, extra=EXTRA,
+                        modules=("skills", "challenges"))  # a hero: two wound points
+    ctx = Context(sc.state, ScriptedDice(()))
+    procedure.wound(ctx, "b1", 1)
+    assert of_type(ctx.events, WoundIgnored) and not sc.unit("b1").incapacitated
+    procedure.wound(ctx, "b1", 1)
+    assert [e.result for e in of_type(ctx.events, InjurySuffered)] == ["dead"] and sc.unit("b1").dead
