@@ -257,7 +257,9 @@ def wound(ctx: Context, uid: str, wounds: int, slayer: bool = False) -> None:
             return
         taken = 1 if u.injury == "lethal" else 0
         dead = slayer or taken + 1 >= wound_points(u)
-        ctx.emit(InjurySuffered(unit=uid, lethal=True, result="dead" if dead else "lethal"))
+        result = "dead" if dead else "lethal"
+        if not ctx.rules.first("on_injury", ctx, u, True, result):  # another module may take it (the on_injury hook)
+            ctx.emit(InjurySuffered(unit=uid, lethal=True, result=result))
 
 
 def assess(ctx: Context, f: ChallengeFrame) -> None:

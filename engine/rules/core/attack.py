@@ -361,7 +361,9 @@ def injury_result(current: str, lethal: bool) -> str:
 
 def _suffer(ctx: Context, f: TaskFrame) -> None:
     victim = ctx.state.units[f.victim]
-    ctx.emit(InjurySuffered(unit=victim.id, lethal=f.lethal, result=injury_result(victim.injury, f.lethal)))
+    result = injury_result(victim.injury, f.lethal)
+    if not ctx.rules.first("on_injury", ctx, victim, f.lethal, result):  # a module may take it (V: Dogged)
+        ctx.emit(InjurySuffered(unit=victim.id, lethal=f.lethal, result=result))
     _next_injury(ctx, f)
 
 

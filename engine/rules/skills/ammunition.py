@@ -36,6 +36,7 @@ IMMUNE: dict[str, tuple[str, ...]] = {
     "immunity shock": ("shock",),
     "regeneration": ("shock",),  # "Regeneration automatically grants its user the Shock Immunity"
     "immunity total": TOTAL,
+    "bioimmunity": ("shock",),  # MetaChemistry's Bioimmunity (skills/metachemistry.py)
 }
 
 

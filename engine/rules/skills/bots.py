@@ -79,9 +79,17 @@ def _regenerate(state, unit, o, kit) -> float:
     return unit.points * (p - 0.5 * (1 - p))
 
 
+def _metachemistry(state, d, kit) -> list[float]:
+    """Every row of the table helps: rolling is worth a little more than not."""
+    return [METACHEMISTRY if o[0] == "roll" else 0.0 for o in d.options]
+
+
+METACHEMISTRY = 0.1
+
 HOOKS = BotHooks(
     option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
                    "hack": _comms, "observe": _comms, "sat_lock": _comms},
-    scorers={"deploy": _deploy, "skill_reroll": _reroll},
+    scorers={"deploy": _deploy, "skill_reroll": _reroll,
+             "redeploy": _deploy, "metachemistry": _metachemistry},
     procedure_kinds=frozenset({"skill_reroll"}),
 )

@@ -66,6 +66,14 @@ REFERRED: dict[str, Skill] = {s.name: s for s in (
     Skill("v: courage", AUTOMATIC, seed=False),
     Skill("v: dogged", AUTOMATIC, seed=False),
     Skill("hacker", AUTOMATIC, seed=False),  # the minimal hacking's Hacking Programs (skills/comms.py)
+    # the MetaChemistry Table's rows that are skills or MODs (skills/metachemistry.py: TABLE)
+    Skill("v: no wound incapacitation", AUTOMATIC, seed=False),
+    Skill("bioimmunity", AUTOMATIC, seed=False),
+    Skill("enhanced mobility", AUTOMATIC, seed=False),
+    Skill("reinforced biotech", AUTOMATIC, seed=False),
+    Skill("sixth sense", AUTOMATIC, ("2",), default="2", seed=False),
+    Skill("super-jump", AUTOMATIC, seed=False),
+    Skill("climbing plus", AUTOMATIC, seed=False),
 )}
 
 KNOWN: dict[str, Skill] = {**SKILLS, **REFERRED}

@@ -37,7 +37,7 @@ from skirmish.engine import board as geo
 from skirmish.engine.events import TaskAttempted
 from skirmish.engine.model import Option, State, Unit
 from skirmish.engine.rules.context import Context
-from skirmish.engine.rules.skills import rolls
+from skirmish.engine.rules.skills import metachemistry, rolls
 from skirmish.engine.rules.skills.events import CommsAttacked, StateChanged
 
 AREA = 8  # cells: the Zone of Control, the Sensor Area and the Hacking Area (8" in Infinity)
@@ -103,6 +103,7 @@ def act(ctx: Context, unit: Unit, option: Option) -> None:
     if kind == "hack":
         mod, _, _ = PROGRAMS[option[1]]
         mods = ((f"{option[1].title()}", mod),) if mod else ()
+        mods += metachemistry.biotech_mods(ctx.state.units[target])  # Reinforced Biotech (+6 BTS)
         rolls.normal_roll(ctx, unit.id, "wip", "hack", mods, about=f"{option[1]}|{target}")
     elif kind == "observe":
         rolls.normal_roll(ctx, unit.id, "wip", "observe", (), about=target)

@@ -108,6 +108,42 @@ class StateChanged(Event):
     on: bool
 
 
+class InfiltrationFailed(Event):
+    """``unit`` failed its Infiltration Roll (skills/infiltrate.py): it is off the table again, to
+    be placed in its own Deployment Zone at a table edge, and has lost its Camouflage and Hidden
+    Deployment options and its deployables (``State.infiltration_failed``)."""
+
+    unit: str
+
+
+class MetaChemistryRolled(Event):
+    """``unit``'s roll on the MetaChemistry Table (skills/metachemistry.py): the d20 ``die`` and
+    the row it gives (``row`` a key of ``metachemistry.TABLE``); die 0 and row "" when its side
+    declined to roll."""
+
+    unit: str
+    die: int
+    row: str
+
+
+class WoundIgnored(Event):
+    """``unit`` would have fallen Unconscious but, by ``skill`` ("v: dogged" or "v: no wound
+    incapacitation"), stays in play with its Wound lost (skills/dogged.py)."""
+
+    unit: str
+    skill: str
+
+
+class DoggedEnded(Event):
+    """The End Phase: ``unit``, in the Dogged state, is Dead (skills/dogged.py)."""
+
+    unit: str
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
           AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
-          CommsAttacked, StateChanged,)
+          CommsAttacked, StateChanged,
+          InfiltrationFailed,
+          MetaChemistryRolled,
+          WoundIgnored,
+          DoggedEnded,)

@@ -8,6 +8,7 @@ from skirmish.engine.base import unit_of as _unit
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import State
 from skirmish.engine.rules.skills import events as ev
+from skirmish.engine.rules.skills import metatable
 
 
 def _deployment_started(s: State, e: ev.DeploymentStarted) -> None:
@@ -45,6 +46,10 @@ def _aimed_shot(s: State, e: ev.AimedShot) -> None:
 
 def _wound_regained(s: State, e: ev.WoundRegained) -> None:
     u = _unit(s, e.unit)
+    if not u.dead and (e.unit in s.dogged or e.unit in s.unfazed):  # the Wound V: Dogged / NWI went on without
+        s.dogged = tuple(x for x in s.dogged if x != e.unit)
+        s.unfazed = tuple(x for x in s.unfazed if x != e.unit)
+        return
     if u.dead or not u.injury:
         raise InvalidEvent(f"{e.unit} has no Injury to heal")
     u.injury = ""
@@ -66,6 +71,44 @@ def _state_changed(s: State, e: ev.StateChanged) -> None:
     setattr(s, e.state, tuple(sorted(now | {e.unit} if e.on else now)))
 
 
+def _infiltration_failed(s: State, e: ev.InfiltrationFailed) -> None:
+    u = _unit(s, e.unit)
+    if not u.deployed:
+        raise InvalidEvent(f"{e.unit} is not on the table")
+    u.deployed = False  # to be placed again in its own zone
+    s.infiltration_failed = s.infiltration_failed + (e.unit,)
+
+
+def _metachemistry_rolled(s: State, e: ev.MetaChemistryRolled) -> None:
+    u = _unit(s, e.unit)
+    if any(uid == e.unit for uid, _ in s.metachemistry):
+        raise InvalidEvent(f"{e.unit} has had its MetaChemistry roll")
+    if e.row and e.row not in metatable.TABLE:
+        raise InvalidEvent(f"no MetaChemistry row {e.row!r}")
+    s.metachemistry = s.metachemistry + ((e.unit, e.row),)
+    if e.row:
+        metatable.grant(u, e.row)
+
+
+def _wound_ignored(s: State, e: ev.WoundIgnored) -> None:
+    u = _unit(s, e.unit)
+    if u.dead:
+        raise InvalidEvent(f"{e.unit} is dead")
+    field = {"v: dogged": "dogged", "v: no wound incapacitation": "unfazed"}.get(e.skill)
+    if field is None:
+        raise InvalidEvent(f"{e.skill!r} does not keep a unit from falling")
+    setattr(s, field, tuple(sorted(set(getattr(s, field)) | {e.unit})))
+
+
+def _dogged_ended(s: State, e: ev.DoggedEnded) -> None:
+    u = _unit(s, e.unit)
+    if e.unit not in s.dogged:
+        raise InvalidEvent(f"{e.unit} is not Dogged")
+    s.dogged = tuple(x for x in s.dogged if x != e.unit)
+    u.dead = True
+    u.injury = "lethal"
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
@@ -79,4 +122,8 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.MediKitUsed: _medikit_used,
     ev.CommsAttacked: _read,
     ev.StateChanged: _state_changed,
+    ev.InfiltrationFailed: _infiltration_failed,
+    ev.MetaChemistryRolled: _metachemistry_rolled,
+    ev.WoundIgnored: _wound_ignored,
+    ev.DoggedEnded: _dogged_ended,
 }

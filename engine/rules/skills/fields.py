@@ -31,6 +31,15 @@ STATE = (
     # state, not the units, to keep a game's messages small (every unit of every game carries a unit field)
     ("targeted", tuple[str, ...], ()),
     ("possessed", tuple[str, ...], ()),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    # the units that failed their Infiltration Roll, in order (skills/infiltrate.py): they have lost the
+    # Camouflage, TO Camouflage and Hidden Deployment options and their deployables (issue 15 reads it)
+    ("infiltration_failed", tuple[str, ...], ()),
+    # (unit, row) for each MetaChemistry roll made or declined ("" row), in order (skills/metachemistry.py)
+    ("metachemistry", tuple[tuple[str, str], ...], ()),
+    # the units in the Dogged state (V: Dogged) and those going on with a Wound lost by V: No Wound
+    # Incapacitation, sorted (skills/dogged.py)
+    ("dogged", tuple[str, ...], ()),
+    ("unfazed", tuple[str, ...], ()),
 )
 
 WEAPON = (

@@ -17,16 +17,18 @@ from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
+from skirmish.engine.rules.skills import dogged, infiltrate, metachemistry
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
 OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     regeneration.PURPOSE: regeneration.outcome,
     **comms.OUTCOMES,
+    infiltrate.PURPOSE: infiltrate.outcome,
 })
 
 # what the skills add to the deployment phase
-DEPLOYMENT = deploy.Extensions(cells=(), after=())
+DEPLOYMENT = deploy.Extensions(cells=(infiltrate.cells, infiltrate.mechanized_cells), after=(infiltrate.after,))
 
 
 def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
@@ -35,7 +37,8 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 def _on_idle(ctx: Context) -> None:
     marksmanship.on_idle(ctx)
-    deploy.on_idle(ctx, DEPLOYMENT)
+    if not metachemistry.on_idle(ctx):  # a MetaChemistry roll asked: the next placement waits
+        deploy.on_idle(ctx, DEPLOYMENT)
 
 
 def _turn_options(state, unit, options: list) -> list:
@@ -46,7 +49,8 @@ def _turn_options(state, unit, options: list) -> list:
 
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
 TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
-                comms.turn_options)
+                comms.turn_options,
+                metachemistry.turn_options,)
 
 
 def _can_activate(state, unit) -> bool:
@@ -61,6 +65,16 @@ def _acts_incapacitated(state, unit) -> bool:
 ACTS_INCAPACITATED = (regeneration.acts_incapacitated,)
 
 
+def _on_end_phase(ctx: Context) -> None:
+    for end in END_PHASE:
+        end(ctx)
+
+
+# what the skills do in the End Phase, in order: (ctx) -> None
+END_PHASE = (comms.on_end_phase,
+             dogged.on_end_phase,)
+
+
 def _answer_deploy(ctx: Context, option: Option) -> None:
     deploy.answer(ctx, option, DEPLOYMENT)
 
@@ -72,7 +86,7 @@ MODULE = Module(
     on_game_start=deploy.start,
     on_idle=_on_idle,
     can_activate=_can_activate,
-    on_end_phase=comms.on_end_phase,
+    on_end_phase=_on_end_phase,
     can_target=deploy.can_target,
     on_table=deploy.on_table,
     turn_options=_turn_options,
@@ -84,9 +98,14 @@ MODULE = Module(
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,
     hit_effects=marksmanship.hit_effects,
-    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll},
-    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",)},
+    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll,
+             "redeploy": infiltrate.answer_redeploy, "metachemistry": metachemistry.answer},
+    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",),
+              "redeploy": lambda d: d.options[0], "metachemistry": lambda d: ("roll",)},
     frame_steps={SkillRollFrame: _roll_step},
+    on_injury=dogged.on_injury,
+    movement_bonus=metachemistry.movement_bonus,
+    attack_difficulty=metachemistry.attack_difficulty,
     events=events.EVENTS,
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,

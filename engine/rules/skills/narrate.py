@@ -11,6 +11,7 @@ from skirmish.engine.rules.core.tasks import CHALLENGE_FACES
 from skirmish.engine.rules.skills import events as sev
 from skirmish.engine.rules.skills.ammunition import NAMES as AMMO_NAMES
 from skirmish.engine.rules.skills.attributes import NAMES
+from skirmish.engine.rules.skills.metatable import TABLE
 from skirmish.engine.rules.skills.rolls import MOD_CAP
 
 
@@ -60,6 +61,23 @@ def _aimed(e: sev.AimedShot, state, n) -> str | None:
     return f"  {n(e.unit)} takes an aimed shot (Marksmanship LX: B 1, +6 BS)" if e.unit else None
 
 
+def _metachemistry(e: sev.MetaChemistryRolled, state, n) -> str:
+    if not e.row:
+        return f"  {n(e.unit)} does not roll on the MetaChemistry Table"
+    return f"  {n(e.unit)}'s MetaChemistry: {e.die}, {TABLE[e.row].name}"
+
+
+def _wound_ignored(e: sev.WoundIgnored, state, n) -> str:
+    if e.skill == "v: dogged":
+        return f"  {n(e.unit)} fights on, Dogged (V: Dogged): Dead in the End Phase unless healed"
+    return f"  {n(e.unit)} fights on with a Wound lost (V: No Wound Incapacitation)"
+
+
+def _dogged_ended(e: sev.DoggedEnded, state, n) -> str | None:
+    u = state.units.get(e.unit)
+    return None if u is None or u.dead else f"  {n(e.unit)}, Dogged, falls dead (V: Dogged)"
+
+
 COMMS = {"spotlight": "Hacking Program Spotlight", "total control": "Hacking Program Total Control",
          "observe": "Forward Observer", "sat_lock": "Sat-Lock"}
 
@@ -77,6 +95,11 @@ NARRATION = {
     sev.StateChanged: lambda e, state, n: f"  {n(e.unit)} {'is now' if e.on else 'is no longer'} {e.state.title()}",
     sev.MediKitUsed: lambda e, state, n: f"  {n(e.unit)} uses a MediKit on {n(e.ally)} (Paramedic)" if e.unit else None,
     sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)}'s Injury is healed",
+    sev.InfiltrationFailed: lambda e, state, n: f"  {n(e.unit)} fails to infiltrate: back to its own Deployment Zone, "
+                                                "at a table edge, without Camouflage, Hidden Deployment or deployables",
+    sev.MetaChemistryRolled: _metachemistry,
+    sev.WoundIgnored: _wound_ignored,
+    sev.DoggedEnded: _dogged_ended,
 }
 
 
@@ -92,4 +115,10 @@ def extra_damage(e, ammo: str, results: tuple[int, ...], replaced: str) -> str:
     return f": {total} damage, another damage roll of {names} Special Ammunition against the same Resistance{replaced}"
 
 
-ROLLS = {"skills": skill_roll, "damage": extra_damage}
+def metachemistry_roll(e, rest: str, results: tuple[int, ...], replaced: str) -> str:
+    """The d20 on the MetaChemistry Table (purpose "metachemistry")."""
+    return f": a d20 on the MetaChemistry Table{replaced}"
+
+
+ROLLS = {"skills": skill_roll, "damage": extra_damage,
+         "metachemistry": metachemistry_roll}

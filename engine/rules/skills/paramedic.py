@@ -16,6 +16,7 @@ from skirmish.engine.events import ProcedureStarted, TaskAttempted
 from skirmish.engine.model import Option, State, TaskFrame, Unit
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.core.actions import in_reach
+from skirmish.engine.rules.skills import dogged
 from skirmish.engine.rules.skills.events import MediKitUsed, WoundRegained
 
 SKILL = "paramedic"
@@ -23,7 +24,8 @@ SKILL = "paramedic"
 
 def patients(state: State, unit: Unit) -> list[Unit]:
     return [a for a in state.units.values()
-            if a.side == unit.side and a.id != unit.id and a.injury and not a.dead and in_reach(state, unit, a.x, a.y)]
+            if a.side == unit.side and a.id != unit.id and (a.injury or dogged.wound_lost(state, a)) and not a.dead
+            and in_reach(state, unit, a.x, a.y)]
 
 
 def turn_options(state: State, unit: Unit, options: list) -> list:
@@ -43,6 +45,6 @@ def on_task_resolved(ctx: Context, f, result) -> None:
     if not isinstance(f, TaskFrame) or f.task != "first_aid" or s.medikit != f.unit:
         return
     ally = s.units[f.target]
-    if result.passed and ally.injury and not ally.dead:
+    if result.passed and (ally.injury or dogged.wound_lost(s, ally)) and not ally.dead:
         ctx.emit(WoundRegained(unit=ally.id))
     ctx.emit(MediKitUsed(unit="", ally=""))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from skirmish.engine.events import InjurySuffered
 from skirmish.engine.model import Option, State, Unit
 from skirmish.engine.rules.context import Context
-from skirmish.engine.rules.skills import rolls
+from skirmish.engine.rules.skills import dogged, rolls
 from skirmish.engine.rules.skills.events import WoundRegained
 
 SKILL = "regeneration"
@@ -32,7 +32,8 @@ PURPOSE = "regeneration"
 
 
 def can_regenerate(state: State, unit: Unit) -> bool:
-    return SKILL in unit.skills and unit.injury != "" and not unit.dead
+    """Injured, or going on with a Wound lost (V: Dogged, No Wound Incapacitation: skills/dogged.py)."""
+    return SKILL in unit.skills and (unit.injury != "" or dogged.wound_lost(state, unit)) and not unit.dead
 
 
 def acts_incapacitated(state: State, unit: Unit) -> bool:
@@ -54,7 +55,7 @@ def outcome(ctx: Context, f, result: rolls.Result) -> None:
     uid = f.rollers[0].unit
     if result.passed:
         ctx.emit(WoundRegained(unit=uid))
-    else:  # "If the user is Unconscious and fails his PH Roll, he immediately Dies"
+    else:  # "If the user is Unconscious and fails his PH Roll, he immediately Dies" (a lost Wound more: dogged.py)
         ctx.emit(InjurySuffered(unit=uid, lethal=True, result="dead"))
     if ctx.state.turn is not None and ctx.state.turn.unit == uid:
         ctx.rules.core.end_turn(ctx)  # the Entire Order

@@ -6,6 +6,7 @@ from __future__ import annotations
 from skirmish.engine import board as geo
 from skirmish.engine.rules.registry import Shown
 from skirmish.engine.rules.skills import attributes
+from skirmish.engine.rules.skills.metatable import TABLE
 
 
 def unit_flags(u) -> list[str]:
@@ -40,6 +41,10 @@ def label(option, state, decision, uname) -> str | None:
             return f"MediKit on {uname(ally)} (First Aid; passed, its Injury is healed)"
         case "regenerate", ():
             return f"regenerate {uname(decision.unit)} (Entire Order: a PH Roll heals its Injury; failing, it dies)"
+        case "roll", () if decision.kind == "metachemistry":
+            return f"roll on the MetaChemistry Table for {uname(decision.unit)} (a d20: a MOD or a Special Skill)"
+        case "decline", () if decision.kind == "metachemistry":
+            return f"do not roll on the MetaChemistry Table for {uname(decision.unit)}"
         case "reroll", (i,) if decision.kind == "skill_reroll":
             f = state.stack[-1] if state.stack else None
             roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None
@@ -50,9 +55,23 @@ def label(option, state, decision, uname) -> str | None:
     return None
 
 
+def status(state, side) -> list[str]:
+    """The Dogged and those going on with a Wound lost (skills/dogged.py), and each MetaChemistry roll."""
+    name = lambda uid: state.units[uid].name if uid in state.units else uid  # noqa: E731
+    lines = [f"{name(uid)}: Dogged (V: Dogged), Dead in the End Phase unless healed"
+             for uid in state.dogged if not state.units[uid].dead]
+    lines += [f"{name(uid)}: a Wound lost, fights on (V: No Wound Incapacitation)"
+              for uid in state.unfazed if not state.units[uid].dead]
+    lines += [f"{name(uid)}: MetaChemistry {TABLE[row].name}" for uid, row in state.metachemistry if row]
+    return lines
+
+
 SHOWN = Shown(
     unit_flags=unit_flags,
     label=label,
+    status=status,
     titles={"deploy": "deployment: where does the unit go?",
-            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?"},
+            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?",
+            "redeploy": "the Infiltration Roll failed: where in your zone, at a table edge, does the unit go?",
+            "metachemistry": "MetaChemistry: roll on its table for the unit just placed?"},
 )

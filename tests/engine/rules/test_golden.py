@@ -70,6 +70,18 @@ GOLDEN = [
     ("uplink", 1, 37, ("act", 47, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "hack": 2, "move": 28, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
     ("uplink", 1, 52, ("act", 54, {"aim": 1, "aimed_shot": 2, "assist": 2, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 39, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
     ("uplink", 5, 48, ("act", 2, {"end": 1, "regenerate": 1})),
+    # the skills module's Deployment Skills on landing: a1 in its zone (24 cells); a2's Infiltrate L2
+    # (its zone, its own half, the enemy half outside b's zone and away from the beacons); b2's
+    # Infiltrate L0 (the enemy half only); a3's Mechanized Deployment (its zone and own half); b2's
+    # failed Infiltration Roll (b's zone at a table edge); b3's MetaChemistry roll; round 1
+    ("landing", 1, 0, ("deploy", 24, {"deploy": 24})),
+    ("landing", 1, 2, ("deploy", 98, {"deploy": 98})),
+    ("landing", 1, 3, ("deploy", 36, {"deploy": 36})),
+    ("landing", 1, 4, ("deploy", 50, {"deploy": 50})),
+    ("landing", 5, 4, ("redeploy", 13, {"deploy": 13})),
+    ("landing", 1, 6, ("metachemistry", 2, {"decline": 1, "roll": 1})),
+    ("landing", 1, 8, ("deploy", 82, {"deploy": 82})),
+    ("landing", 4, 12, ("act", 80, {"aim": 1, "attack": 2, "create_advantage": 2, "end": 1, "guard": 1, "move": 68, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
 ]
 
 

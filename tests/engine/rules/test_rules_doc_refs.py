@@ -40,6 +40,10 @@ SHORT = {
     "s_regen": f"{RULES_TESTS}/skills/test_skills_regeneration.py",
     "s_medic": f"{RULES_TESTS}/skills/test_skills_paramedic.py", "s_comms": f"{RULES_TESTS}/skills/test_skills_comms.py",
     "s_uplink": f"{RULES_TESTS}/skills/test_skills_uplink.py",
+    "s_inf": f"{RULES_TESTS}/skills/test_skills_infiltrate.py",
+    "s_meta": f"{RULES_TESTS}/skills/test_skills_metachemistry.py",
+    "s_dog": f"{RULES_TESTS}/skills/test_skills_dogged.py",
+    "s_landing": f"{RULES_TESTS}/skills/test_skills_landing.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",

@@ -21,9 +21,10 @@ from skirmish.engine.rules.skills.events import DeploymentEnded, DeploymentStart
 from tests.engine.rules.scenario import of_type
 from tests.engine.rules.skills.skills_scenario import SkillsScenario
 
-# a1, a2, a3 and b1 deploy; a4 and b2 start where the map puts them. Side a's zone: rows 0-1 but
+# a1, a2, a3 and b1 deploy (none with a Deployment Skill: test_skills_infiltrate.py has those); a4 and b2
+# start where the map puts them. Side a's zone: rows 0-1 but
 # the blocking (3,0); side b's: rows 6-7.
-UNITS = [("a1", "a", "trooper", 5, 1), ("a2", "a", "hero", 1, 1), ("a3", "a", "hero", 2, 1),
+UNITS = [("a1", "a", "hero", 5, 1), ("a2", "a", "hero", 1, 1), ("a3", "a", "hero", 2, 1),
          ("a4", "a", "hero", 0, 0), ("b1", "b", "hero", 4, 6), ("b2", "b", "hero", 0, 7)]
 DEPLOY = ("a1", "a2", "a3", "b1")
 ZONE_A = {(x, y) for y in (0, 1) for x in range(8)} - {(3, 0)}
