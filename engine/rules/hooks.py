@@ -85,6 +85,14 @@ Added with the skills module's combat skills (issue 14), for what an attack's we
 - ``on_task_resolved(ctx, frame, result)``: ``procedure._resolve``, after a Task's own resolution
   (its frame may have ended), e.g. what a module's equipment adds to a passed First Aid.
 
+Added with the skills module's command skills (issue 14: Retreat! mapped onto seed 004's Courage
+Tests when both modules are on), each a veto asked by the morale module (``courage.py``):
+
+- ``can_retreat(state, side) -> bool``: False keeps ``side`` from taking a Courage Test (and so
+  from retreating), e.g. an Inspiring Leadership Lieutenant on the table.
+- ``breaks_away(state, unit) -> bool``: False keeps ``unit`` from the Breakaway Move of its side's
+  retreat, e.g. a Religious Troop, "unaffected by the Retreat! rules".
+
 A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
 gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``Weapon``,
@@ -266,6 +274,9 @@ class Module:
     hit_effects: Callable | None = None
     acts_incapacitated: Callable[["State", "Unit"], bool] | None = None
     on_task_resolved: Callable[["Context", object, object], None] | None = None
+    # added with the skills module's command skills (issue 14; vetoes, see the docstring)
+    can_retreat: Callable[["State", str], bool] | None = None
+    breaks_away: Callable[["State", "Unit"], bool] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -284,4 +295,5 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
-         "acts_incapacitated", "on_task_resolved")
+         "acts_incapacitated", "on_task_resolved",
+         "can_retreat", "breaks_away")

@@ -31,6 +31,10 @@ STATE = (
     # state, not the units, to keep a game's messages small (every unit of every game carries a unit field)
     ("targeted", tuple[str, ...], ()),
     ("possessed", tuple[str, ...], ()),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    ("guts_due", tuple[str, ...], ()),  # the units hit and still standing whose Guts Roll is due (skills/guts.py)
+    ("lt_order_round", tuple[int, int], (0, 0)),  # the round of side a's, b's last Lieutenant Order (skills/command.py)
+    ("coordinated", tuple[str, ...], ()),  # the units of each side's last Lieutenant Order, the Lieutenant first
+    ("retreat", tuple[str, ...], ()),  # the sides in Retreat! (skills/command.py)
 )
 
 WEAPON = (

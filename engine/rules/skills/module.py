@@ -17,12 +17,15 @@ from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
+from skirmish.engine.rules.skills import command, guts
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
 OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     regeneration.PURPOSE: regeneration.outcome,
     **comms.OUTCOMES,
+    **guts.OUTCOMES,
+    command.RESET: command.reset_outcome,
 })
 
 # what the skills add to the deployment phase
@@ -36,6 +39,13 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 def _on_idle(ctx: Context) -> None:
     marksmanship.on_idle(ctx)
     deploy.on_idle(ctx, DEPLOYMENT)
+    for idle in ON_IDLE:
+        if ctx.state.pending is None:
+            idle(ctx)
+
+
+# what the skills do whenever nothing else is going on, in order: (ctx) -> None
+ON_IDLE = (guts.on_idle, command.on_idle)
 
 
 def _turn_options(state, unit, options: list) -> list:
@@ -46,11 +56,17 @@ def _turn_options(state, unit, options: list) -> list:
 
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
 TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
-                comms.turn_options)
+                comms.turn_options,
+                command.turn_options)
 
 
 def _can_activate(state, unit) -> bool:
-    return deploy.can_activate(state, unit) and comms.can_activate(state, unit)
+    return deploy.can_activate(state, unit) and comms.can_activate(state, unit) and command.can_activate(state, unit)
+
+
+def _on_end_phase(ctx: Context) -> None:
+    comms.on_end_phase(ctx)
+    command.end_phase(ctx)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -72,20 +88,26 @@ MODULE = Module(
     on_game_start=deploy.start,
     on_idle=_on_idle,
     can_activate=_can_activate,
-    on_end_phase=comms.on_end_phase,
+    on_end_phase=_on_end_phase,
     can_target=deploy.can_target,
     on_table=deploy.on_table,
     turn_options=_turn_options,
     acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
-          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act},
+          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act,
+          "withdraw": command.act_withdraw},
     on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,
     hit_effects=marksmanship.hit_effects,
-    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll},
-    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",)},
+    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll,
+             "guts": guts.answer},
+    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",),
+              "guts": lambda d: d.options[0]},
+    on_hit=guts.on_hit,
+    can_retreat=command.can_retreat,
+    breaks_away=command.breaks_away,
     frame_steps={SkillRollFrame: _roll_step},
     events=events.EVENTS,
     narration=narrate.NARRATION,
