@@ -79,9 +79,25 @@ def _regenerate(state, unit, o, kit) -> float:
     return unit.points * (p - 0.5 * (1 - p))
 
 
+def _guts(state, d, kit) -> list[float]:
+    """Seeking cover (or rolling for it) is worth a little to a unit still exposed; holding keeps it
+    where the side put it (the lookahead sees where it goes)."""
+    return [0.0 if o[0] == "hold" else GUTS_EDGE for o in d.options]
+
+
+GUTS_EDGE = 0.02
+
+
+def _withdraw(state, unit, o, kit) -> float:
+    """Leaving the table in Retreat! keeps the unit's points from the enemy: worth it when it is hurt."""
+    return 0.5 * unit.points if unit.stress == 0 else -0.05
+
+
 HOOKS = BotHooks(
     option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
-                   "hack": _comms, "observe": _comms, "sat_lock": _comms},
-    scorers={"deploy": _deploy, "skill_reroll": _reroll},
-    procedure_kinds=frozenset({"skill_reroll"}),
+                   "hack": _comms, "observe": _comms, "sat_lock": _comms,
+                   "withdraw": _withdraw},
+    scorers={"deploy": _deploy, "skill_reroll": _reroll,
+             "guts": _guts},
+    procedure_kinds=frozenset({"skill_reroll", "guts"}),
 )

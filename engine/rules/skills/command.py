@@ -28,9 +28,9 @@ Coordinated Order without defining them (they are the rulebook's); their smalles
   non-Null state: every other unit of the side has its Training; every unit has V: Courage; the
   side is not affected by Retreat!; its Lieutenant Order is a **Coordinated Order**: with the
   Lieutenant, up to ``COORDINATED`` other Regular units of the side able to fight within its Zone
-  of Control (``comms.AREA`` cells), the nearest first, are ready again, and once one of them is
-  activated the side activates the others one after the other, the opponent waiting (*adapted*:
-  several units activate together).
+  of Control (``comms.AREA`` cells), the nearest first, are ready (again, if they had acted), and
+  once one of them is activated the side activates the others one after the other, the opponent
+  waiting (*adapted*: several units activate together).
 - **Retreat!** (without the morale module; with it, Retreat! is seed 004's Courage Test: the
   registry's ``can_retreat`` and ``breaks_away``): in an End Phase, a side whose units in a Null
   state are worth three quarters or more of its victory points (*Infinity*: 25% or less of the
@@ -132,7 +132,7 @@ def chain(state: State, side: str) -> list[Unit]:
 def _coordinated(state: State, lt: Unit) -> tuple[str, ...]:
     if LEADERSHIP not in lt.skills:
         return ()
-    near = [u for u in state.side_units(lt.side) if u.id != lt.id and on_battlefield(u) and u.acted
+    near = [u for u in state.side_units(lt.side) if u.id != lt.id and on_battlefield(u)
             and training(state, u) == "regular" and geo.distance(u.x, u.y, lt.x, lt.y) <= comms.AREA]
     near.sort(key=lambda u: (geo.distance(u.x, u.y, lt.x, lt.y), u.id))
     return tuple(u.id for u in near[:COORDINATED])

@@ -47,6 +47,12 @@ def label(option, state, decision, uname) -> str | None:
                 return "spend a Command Token: re-roll a d20"
             name = attributes.NAMES.get(roller.attribute, roller.attribute)
             return f"spend a Command Token: re-roll {uname(roller.unit)}'s {name} roll (rolled {roller.die})"
+        case ("hold" | "cover" | "roll"), (uid,) if decision.kind == "guts":
+            return {"hold": f"{uname(uid)} holds its ground",
+                    "cover": f"{uname(uid)} seeks cover (out of the enemies' line of fire, or Prone)",
+                    "roll": f"{uname(uid)} makes a voluntary Guts Roll (Religious Troop: passed, it seeks cover)"}[option[0]]
+        case "withdraw", ():
+            return f"{uname(decision.unit)} leaves the table (Retreat!)"
     return None
 
 
@@ -54,5 +60,6 @@ SHOWN = Shown(
     unit_flags=unit_flags,
     label=label,
     titles={"deploy": "deployment: where does the unit go?",
-            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?"},
+            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?",
+            "guts": "hit and still standing: a Guts Roll"},
 )

@@ -140,6 +140,7 @@ WEAPON = {"phaser": 0, "smg": 1, "grenade": 2, "ap_gun": 3, "da_gun": 4, "exp_gu
 
 GUTS = (1,)  # the d20 of the Guts Roll of a unit hit and still standing (skills/guts.py): passed, it holds
 
+
 def duel(attacker: str, target: str, map: str = OPEN) -> SkillsScenario:
     """``a1`` (profile ``attacker``) at (0,0) in its turn; ``b1`` (``target``) at (0,2)."""
     sc = SkillsScenario([("a1", "a", attacker, 0, 0), ("b1", "b", target, 0, 2)], map=map, extra=EXTRA)
