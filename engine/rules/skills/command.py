@@ -46,6 +46,7 @@ from __future__ import annotations
 from skirmish.engine import board as geo
 from skirmish.engine.events import ActivationPassed
 from skirmish.engine.model import SIDES, Option, State, Unit, other
+from skirmish.engine.rules import registry
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.skills import comms, rolls
 from skirmish.engine.rules.skills.events import LieutenantOrder, RetreatEntered, StateChanged, UnitWithdrew
@@ -126,7 +127,8 @@ def chain(state: State, side: str) -> list[Unit]:
     units = [state.units[u] for u in state.coordinated if state.units[u].side == side]
     if len(units) < 2 or not any(u.acted for u in units):
         return []
-    return [u for u in units if not u.acted and on_battlefield(u)]
+    return [u for u in units if not u.acted and on_battlefield(u) and not comms.possessed(state, u)
+            and registry.allows(state, "can_act", u)]
 
 
 def _coordinated(state: State, lt: Unit) -> tuple[str, ...]:
@@ -155,8 +157,9 @@ def on_idle(ctx: Context) -> None:
             ctx.emit(LieutenantOrder(unit=lt.id, round=s.round, coordinated=_coordinated(s, lt)))
             return
     for side in SIDES:
-        if s.to_act != side and chain(s, side):
-            ctx.emit(ActivationPassed(side=side))
+        if s.to_act != side and chain(s, side) and not any(
+                isinstance(e, ActivationPassed) and e.side == side for e in ctx.events):
+            ctx.emit(ActivationPassed(side=side))  # at most once a command: a side that cannot act passes on
             return
 
 
