@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from skirmish.bots import make_bot
+from skirmish.bots.mcts import MctsBot
+from skirmish.bots.simulate import clone
+from skirmish.client import render
+from skirmish.client.narrate import describe
 from skirmish.engine import board as geo
 from skirmish.engine.events import ActivationPassed, InjurySuffered, PoolChanged, ProneChanged, UnitMoved
 from skirmish.engine.mission import MissionError, parse_mission
@@ -320,3 +325,32 @@ def test_a_possessed_veteran_l2_shakes_it_off_with_a_wip_roll_in_the_end_phase()
     ev = end_round(sc, dice=(5,) + (10, 1) * 3)
     reset = [r for r in of_type(ev, SkillRolled) if r.purpose == "reset"]
     assert reset and reset[0].unit == "b1" and "b1" not in sc.state.possessed
+
+
+# -- bots, narration, labels ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts"])
+@pytest.mark.parametrize("victim", ["brave", "zealot"])
+def test_the_bots_answer_the_guts_decision(bot, victim):
+    sc, _ = shot(victim)
+    player = MctsBot(7, iterations=30) if bot == "mcts" else make_bot(bot, 7)
+    player.new_game("b")
+    option = player.choose(clone(sc.state), sc.pending)
+    assert option in sc.pending.options
+    ev = sc.when(*option, dice=(5,))
+    assert of_type(ev, GutsTaken)[0].how == {"hold": "hold", "cover": "cover", "roll": "voluntary"}[option[0]]
+
+
+def test_the_new_events_and_options_are_narrated_and_labelled():
+    sc, _ = shot("zealot")
+    labels = [render.label(o, sc.state, sc.pending) for o in sc.pending.options]
+    assert labels[0].endswith("holds its ground") and "voluntary Guts Roll" in labels[1]
+    before = clone(sc.state)
+    ev = sc.when("roll", "b1", dice=(5,))
+    text = "\n".join(describe(e, before) or "" for e in ev)
+    assert "makes a voluntary Guts Roll (Religious Troop)" in text
+    s = lt_game().state
+    assert "Special Lieutenant Order" in describe(LieutenantOrder(unit="a1", round=1, coordinated=("a2",)), s)
+    assert "Coordinated Order" in describe(LieutenantOrder(unit="a1", round=1, coordinated=("a2",)), s)
+    assert "Retreat!" in describe(RetreatEntered(side="b"), s) and "leaves the table" in describe(UnitWithdrew(unit="a2"), s)
