@@ -14,7 +14,10 @@ from skirmish.client import render
 from skirmish.client.narrate import describe
 from skirmish.engine import board as geo
 from skirmish.engine.events import ActivationPassed, InjurySuffered, PoolChanged, ProneChanged, UnitMoved
+from skirmish.engine.dice import ScriptedDice
 from skirmish.engine.mission import MissionError, parse_mission
+from skirmish.engine.rules.context import Context
+from skirmish.engine.rules.morale.events import FearTaken
 from skirmish.engine.rules.skills import command, guts
 from skirmish.engine.rules.skills.events import (GutsTaken, LieutenantOrder, RetreatEntered, SkillRolled,
                                                  StateChanged, UnitWithdrew)
@@ -354,3 +357,14 @@ def test_the_new_events_and_options_are_narrated_and_labelled():
     assert "Special Lieutenant Order" in describe(LieutenantOrder(unit="a1", round=1, coordinated=("a2",)), s)
     assert "Coordinated Order" in describe(LieutenantOrder(unit="a1", round=1, coordinated=("a2",)), s)
     assert "Retreat!" in describe(RetreatEntered(side="b"), s) and "leaves the table" in describe(UnitWithdrew(unit="a2"), s)
+
+
+def test_a_unit_that_may_not_move_goes_prone_instead_of_seeking_cover_fear_with_the_morale_module():
+    # the registry's can_move (seed 004's Fear Token): the guard of tests/engine/rules/test_movement_paths.py
+    sc = game([("a1", "a", "plain", 0, 0), ("b1", "b", "plain", 0, 3), ("b2", "b", "plain", 7, 7)], map=WALLED,
+              modules=("skills", "morale"))
+    assert guts.cover_cell(sc.state, sc.unit("b1")) == (2, 3)  # it could step behind the wall
+    sc.given(FearTaken(unit="b1"))
+    ctx = Context(clone(sc.state), ScriptedDice(()))
+    guts.seek_cover(ctx, "b1")
+    assert ctx.events == [ProneChanged(unit="b1", prone=True)]
