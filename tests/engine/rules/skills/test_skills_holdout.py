@@ -10,7 +10,8 @@ from importlib import resources
 import pytest
 
 from skirmish.engine.events import OptionChosen
-from skirmish.engine.mission import parse_mission
+from skirmish.engine.evolve import initial_state
+from skirmish.engine.mission import game_created, parse_mission
 from skirmish.engine.rules.skills.events import GutsTaken, LieutenantOrder, SkillRolled
 
 from tests.engine.rules.skills.test_skills_uplink import play
@@ -28,13 +29,12 @@ def holdout_with(*others: str):
 
 
 def test_holdout_uses_every_command_and_courage_skill():
-    m = holdout_with()
-    skills = {s for u in m.units for s in m.profiles[u.profile].skills} if hasattr(m, "profiles") else None
-    text = (resources.files("skirmish.server.missions") / "holdout.toml").read_text(encoding="utf-8")
-    for skill in ('"lieutenant"', '"inspiring leadership"', '"morat"', '"religious troop"', '"v: courage"',
-                  '"veteran 2"', 'training = "irregular"'):
-        assert skill in text, skill
-    assert skills is None or skills
+    state = initial_state(game_created("t", holdout_with(), "local", ""))
+    units = state.units.values()
+    skills = {s for u in units for s in u.skills}
+    assert {"lieutenant 1", "inspiring leadership", "morat", "religious troop", "v: courage", "veteran 2"} <= skills
+    assert {u.side for u in units if "lieutenant 1" in u.skills} == {"a", "b"}  # one Lieutenant a side
+    assert {u.side for u in units if u.training == "irregular"} == {"a", "b"}  # IL makes a's Regular
 
 
 @pytest.mark.parametrize("others", [(), ("capture",), ("challenges",), ("morale",), ("capture", "challenges", "morale")],
