@@ -91,6 +91,13 @@ Added with the skills module's Deployment Skills (issue 14), for a unit that doe
   module's ``procedure.wound``, before an attack's Injury (or a challenge's wound) is suffered (``result`` the condition it would leave: "nonlethal", "lethal", "dead");
   the first module that returns True has dealt with it by its own events and the core emits no
   ``InjurySuffered``, e.g. V: Dogged, which keeps a unit in play instead of Unconscious.
+Added with the skills module's command skills (issue 14: Retreat! mapped onto seed 004's Courage
+Tests when both modules are on), each a veto asked by the morale module (``courage.py``):
+
+- ``can_retreat(state, side) -> bool``: False keeps ``side`` from taking a Courage Test (and so
+  from retreating), e.g. an Inspiring Leadership Lieutenant on the table.
+- ``breaks_away(state, unit) -> bool``: False keeps ``unit`` from the Breakaway Move of its side's
+  retreat, e.g. a Religious Troop, "unaffected by the Retreat! rules".
 
 A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
@@ -275,6 +282,9 @@ class Module:
     on_task_resolved: Callable[["Context", object, object], None] | None = None
     # added with the skills module's Deployment Skills (issue 14; see the docstring)
     on_injury: Callable[["Context", "Unit", bool, str], "bool | None"] | None = None
+    # added with the skills module's command skills (issue 14; vetoes, see the docstring)
+    can_retreat: Callable[["State", str], bool] | None = None
+    breaks_away: Callable[["State", "Unit"], bool] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -293,4 +303,5 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
-         "acts_incapacitated", "on_task_resolved", "on_injury")
+         "acts_incapacitated", "on_task_resolved", "on_injury",
+         "can_retreat", "breaks_away")

@@ -69,7 +69,7 @@ def automatic_failure(state: State, side: str) -> bool:
 def end_phase_tests(ctx: Context) -> None:
     s = ctx.state
     for side in reversed(SIDES):  # side a tests first (the stack runs its top first)
-        if s.outcome is None and due(s, side):
+        if s.outcome is None and due(s, side) and registry.allows(s, "can_retreat", side):
             ctx.emit(CourageTestDue(side=side, lost_units=lost_units(s, side)))
             rolls.start_test(ctx, "courage", side, courage_value(s, side), 0 if automatic_failure(s, side) else 2)
 
@@ -112,7 +112,8 @@ def retreat(ctx: Context, side: str) -> None:
     actions"; the registry's ``can_move``) stays. The game ends in ``on_idle`` once the End
     Phase's tests are done."""
     s = ctx.state
-    for u in [u for u in s.side_units(side) if not u.incapacitated and registry.allows(s, "can_move", u)]:
+    for u in [u for u in s.side_units(side) if not u.incapacitated and registry.allows(s, "can_move", u)
+              and registry.allows(s, "breaks_away", u)]:
         enemies = [e for e in s.units.values() if e.side != side and not e.incapacitated]
         if not any(geo.distance(u.x, u.y, e.x, e.y) <= s.board.reach for e in enemies):
             continue

@@ -86,10 +86,27 @@ def _metachemistry(state, d, kit) -> list[float]:
 
 METACHEMISTRY = 0.1
 
+
+def _guts(state, d, kit) -> list[float]:
+    """Seeking cover (or rolling for it) is worth a little to a unit still exposed; holding keeps it
+    where the side put it (the lookahead sees where it goes)."""
+    return [0.0 if o[0] == "hold" else GUTS_EDGE for o in d.options]
+
+
+GUTS_EDGE = 0.02
+
+
+def _withdraw(state, unit, o, kit) -> float:
+    """Leaving the table in Retreat! keeps the unit's points from the enemy: worth it when it is hurt."""
+    return 0.5 * unit.points if unit.stress == 0 else -0.05
+
+
 HOOKS = BotHooks(
     option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
-                   "hack": _comms, "observe": _comms, "sat_lock": _comms},
+                   "hack": _comms, "observe": _comms, "sat_lock": _comms,
+                   "withdraw": _withdraw},
     scorers={"deploy": _deploy, "skill_reroll": _reroll,
-             "redeploy": _deploy, "metachemistry": _metachemistry},
-    procedure_kinds=frozenset({"skill_reroll"}),
+             "redeploy": _deploy, "metachemistry": _metachemistry,
+             "guts": _guts},
+    procedure_kinds=frozenset({"skill_reroll", "guts"}),
 )

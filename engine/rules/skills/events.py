@@ -116,6 +116,12 @@ class InfiltrationFailed(Event):
     unit: str
 
 
+class GutsDue(Event):
+    """``unit`` was hit and is still standing: a Guts Roll is due (skills/guts.py)."""
+
+    unit: str
+
+
 class MetaChemistryRolled(Event):
     """``unit``'s roll on the MetaChemistry Table (skills/metachemistry.py): the d20 ``die`` and
     the row it gives (``row`` a key of ``metachemistry.TABLE``); die 0 and row "" when its side
@@ -140,10 +146,43 @@ class DoggedEnded(Event):
     unit: str
 
 
+class GutsTaken(Event):
+    """``unit``'s Guts Roll is taken (skills/guts.py): ``how`` is "roll" (a WIP Normal Roll
+    follows), "religious" (passed without rolling: it holds), "hold" / "cover" (V: Courage's
+    choice, or a Religious Troop declining the voluntary roll), "voluntary" (a Religious Troop's
+    voluntary roll follows), "none" (in a Null state or off the table: nothing)."""
+
+    unit: str
+    how: str
+
+
+class LieutenantOrder(Event):
+    """``unit``, its side's Lieutenant, has its Special Lieutenant Order of round ``round``: it may
+    be activated again; ``coordinated``: the other units of an Inspiring Leadership Lieutenant's
+    Coordinated Order, activated with it (skills/command.py)."""
+
+    unit: str
+    round: int
+    coordinated: tuple[str, ...] = ()
+
+
+class RetreatEntered(Event):
+    """``side`` is in Retreat! (skills/command.py; without the morale module)."""
+
+    side: str
+
+
+class UnitWithdrew(Event):
+    """``unit``, of a side in Retreat!, leaves the table by its deployment zone (skills/command.py)."""
+
+    unit: str
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
           AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
           CommsAttacked, StateChanged,
           InfiltrationFailed,
           MetaChemistryRolled,
           WoundIgnored,
-          DoggedEnded,)
+          DoggedEnded,
+          GutsDue, GutsTaken, LieutenantOrder, RetreatEntered, UnitWithdrew,)

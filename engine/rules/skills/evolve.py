@@ -107,6 +107,42 @@ def _dogged_ended(s: State, e: ev.DoggedEnded) -> None:
     s.dogged = tuple(x for x in s.dogged if x != e.unit)
     u.dead = True
     u.injury = "lethal"
+def _guts_due(s: State, e: ev.GutsDue) -> None:
+    _unit(s, e.unit)
+    s.guts_due = s.guts_due + (e.unit,)
+
+
+def _guts_taken(s: State, e: ev.GutsTaken) -> None:
+    if e.unit not in s.guts_due:
+        raise InvalidEvent(f"{e.unit} has no Guts Roll due")
+    due = list(s.guts_due)
+    due.remove(e.unit)
+    s.guts_due = tuple(due)
+
+
+def _lieutenant_order(s: State, e: ev.LieutenantOrder) -> None:
+    u = _unit(s, e.unit)
+    others = [_unit(s, uid) for uid in e.coordinated]
+    if any(o.side != u.side for o in others):
+        raise InvalidEvent("a Coordinated Order is of one side's units")
+    for o in (u, *others):
+        o.acted = False
+    i = 0 if u.side == "a" else 1
+    rounds = list(s.lt_order_round)
+    rounds[i] = e.round
+    s.lt_order_round = (rounds[0], rounds[1])
+    s.coordinated = tuple(x for x in s.coordinated if s.units[x].side != u.side) + (e.unit, *e.coordinated)
+
+
+def _retreat_entered(s: State, e: ev.RetreatEntered) -> None:
+    s.retreat = tuple(sorted(set(s.retreat) | {e.side}))
+
+
+def _unit_withdrew(s: State, e: ev.UnitWithdrew) -> None:
+    u = _unit(s, e.unit)
+    if not u.deployed or u.incapacitated:
+        raise InvalidEvent(f"{e.unit} cannot leave the table")
+    u.deployed = False
 
 
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
@@ -126,4 +162,9 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.MetaChemistryRolled: _metachemistry_rolled,
     ev.WoundIgnored: _wound_ignored,
     ev.DoggedEnded: _dogged_ended,
+    ev.GutsDue: _guts_due,
+    ev.GutsTaken: _guts_taken,
+    ev.LieutenantOrder: _lieutenant_order,
+    ev.RetreatEntered: _retreat_entered,
+    ev.UnitWithdrew: _unit_withdrew,
 }

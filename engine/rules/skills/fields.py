@@ -40,6 +40,10 @@ STATE = (
     # Incapacitation, sorted (skills/dogged.py)
     ("dogged", tuple[str, ...], ()),
     ("unfazed", tuple[str, ...], ()),
+    ("guts_due", tuple[str, ...], ()),  # the units hit and still standing whose Guts Roll is due (skills/guts.py)
+    ("lt_order_round", tuple[int, int], (0, 0)),  # the round of side a's, b's last Lieutenant Order (skills/command.py)
+    ("coordinated", tuple[str, ...], ()),  # the units of each side's last Lieutenant Order, the Lieutenant first
+    ("retreat", tuple[str, ...], ()),  # the sides in Retreat! (skills/command.py)
 )
 
 WEAPON = (

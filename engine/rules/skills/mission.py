@@ -10,6 +10,7 @@ from __future__ import annotations
 from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
 from skirmish.engine.rules.skills import ammunition, catalog
+from skirmish.engine.rules.skills import command_mission
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -56,6 +57,7 @@ def check(spec, fail) -> None:
             if ammunition.canonical(ammo) not in ammunition.AMMO:
                 fail(f"weapons.{key}.ammo[{i}]", f"{ammo!r} is not a Special Ammunition: {', '.join(ammunition.AMMO)}")
     _check_deployment(spec, fail)
+    command_mission.check(spec, fail)
 
 
 def _refuse_without(spec, fail) -> None:

@@ -18,6 +18,7 @@ from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
 from skirmish.engine.rules.skills import dogged, infiltrate, metachemistry
+from skirmish.engine.rules.skills import command, guts
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -25,6 +26,8 @@ OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     regeneration.PURPOSE: regeneration.outcome,
     **comms.OUTCOMES,
     infiltrate.PURPOSE: infiltrate.outcome,
+    **guts.OUTCOMES,
+    command.RESET: command.reset_outcome,
 })
 
 # what the skills add to the deployment phase
@@ -39,6 +42,13 @@ def _on_idle(ctx: Context) -> None:
     marksmanship.on_idle(ctx)
     if not metachemistry.on_idle(ctx):  # a MetaChemistry roll asked: the next placement waits
         deploy.on_idle(ctx, DEPLOYMENT)
+    for idle in ON_IDLE:
+        if ctx.state.pending is None:
+            idle(ctx)
+
+
+# what the skills do whenever nothing else is going on, in order: (ctx) -> None
+ON_IDLE = (guts.on_idle, command.on_idle)
 
 
 def _turn_options(state, unit, options: list) -> list:
@@ -50,11 +60,12 @@ def _turn_options(state, unit, options: list) -> list:
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
 TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
                 comms.turn_options,
-                metachemistry.turn_options,)
+                metachemistry.turn_options,
+                command.turn_options)
 
 
 def _can_activate(state, unit) -> bool:
-    return deploy.can_activate(state, unit) and comms.can_activate(state, unit)
+    return deploy.can_activate(state, unit) and comms.can_activate(state, unit) and command.can_activate(state, unit)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -72,7 +83,8 @@ def _on_end_phase(ctx: Context) -> None:
 
 # what the skills do in the End Phase, in order: (ctx) -> None
 END_PHASE = (comms.on_end_phase,
-             dogged.on_end_phase,)
+             dogged.on_end_phase,  # a Dogged unit dies before Retreat! counts the losses
+             command.end_phase,)
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
@@ -91,7 +103,8 @@ MODULE = Module(
     on_table=deploy.on_table,
     turn_options=_turn_options,
     acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
-          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act},
+          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act,
+          "withdraw": command.act_withdraw},
     on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
     on_task_rolled=marksmanship.on_task_rolled,
@@ -99,9 +112,14 @@ MODULE = Module(
     weapon_difficulty=marksmanship.weapon_difficulty,
     hit_effects=marksmanship.hit_effects,
     answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll,
-             "redeploy": infiltrate.answer_redeploy, "metachemistry": metachemistry.answer},
+             "redeploy": infiltrate.answer_redeploy, "metachemistry": metachemistry.answer,
+             "guts": guts.answer},
     defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",),
-              "redeploy": lambda d: d.options[0], "metachemistry": lambda d: ("roll",)},
+              "redeploy": lambda d: d.options[0], "metachemistry": lambda d: ("roll",),
+              "guts": lambda d: d.options[0]},
+    on_hit=guts.on_hit,
+    can_retreat=command.can_retreat,
+    breaks_away=command.breaks_away,
     frame_steps={SkillRollFrame: _roll_step},
     on_injury=dogged.on_injury,
     movement_bonus=metachemistry.movement_bonus,

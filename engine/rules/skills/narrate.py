@@ -100,7 +100,22 @@ NARRATION = {
     sev.MetaChemistryRolled: _metachemistry,
     sev.WoundIgnored: _wound_ignored,
     sev.DoggedEnded: _dogged_ended,
+    sev.GutsDue: lambda e, state, n: None,  # told when it is taken
+    sev.GutsTaken: lambda e, state, n: _guts(e, n),
+    sev.LieutenantOrder: lambda e, state, n: f"  {n(e.unit)} has its Special Lieutenant Order: it may act again"
+                                             + (f", with {', '.join(n(u) for u in e.coordinated)} in a Coordinated Order"
+                                                if e.coordinated else ""),
+    sev.RetreatEntered: lambda e, state, n: f"  side {e.side} has lost most of its force: Retreat!",
+    sev.UnitWithdrew: lambda e, state, n: f"  {n(e.unit)} leaves the table (Retreat!)",
 }
+
+GUTS = {"roll": "makes a Guts Roll (WIP)", "religious": "holds its ground (Religious Troop: Guts Roll passed)",
+        "hold": "holds its ground", "cover": "seeks cover", "voluntary": "makes a voluntary Guts Roll (Religious Troop)",
+        "none": ""}
+
+
+def _guts(e, n) -> str | None:
+    return f"  {n(e.unit)} {GUTS[e.how]}" if GUTS.get(e.how) else None
 
 
 def skill_roll(e, purpose: str, results: tuple[int, ...], replaced: str) -> str:

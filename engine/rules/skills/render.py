@@ -52,6 +52,12 @@ def label(option, state, decision, uname) -> str | None:
                 return "spend a Command Token: re-roll a d20"
             name = attributes.NAMES.get(roller.attribute, roller.attribute)
             return f"spend a Command Token: re-roll {uname(roller.unit)}'s {name} roll (rolled {roller.die})"
+        case ("hold" | "cover" | "roll"), (uid,) if decision.kind == "guts":
+            return {"hold": f"{uname(uid)} holds its ground",
+                    "cover": f"{uname(uid)} seeks cover (out of the enemies' line of fire, or Prone)",
+                    "roll": f"{uname(uid)} makes a voluntary Guts Roll (Religious Troop: passed, it seeks cover)"}[option[0]]
+        case "withdraw", ():
+            return f"{uname(decision.unit)} leaves the table (Retreat!)"
     return None
 
 
@@ -73,5 +79,6 @@ SHOWN = Shown(
     titles={"deploy": "deployment: where does the unit go?",
             "skill_reroll": "a d20 roll: spend a Command Token to re-roll?",
             "redeploy": "the Infiltration Roll failed: where in your zone, at a table edge, does the unit go?",
-            "metachemistry": "MetaChemistry: roll on its table for the unit just placed?"},
+            "metachemistry": "MetaChemistry: roll on its table for the unit just placed?",
+            "guts": "hit and still standing: a Guts Roll"},
 )

@@ -63,13 +63,12 @@ GOLDEN = [
     ("dropzone", 2, 3, ("deploy", 18, {"deploy": 18})),
     ("dropzone", 3, 5, ("deploy", 17, {"deploy": 17})),
     ("dropzone", 1, 8, ("act", 57, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 43, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
-    ("dropzone", 3, 30, ("act", 35, {"aim": 1, "assist": 1, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "move": 20, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    # (3, 30) since the command skills (Guts Rolls, the Lieutenant Order): a Prone unit after a failed Guts Roll
+    ("dropzone", 3, 30, ("act", 13, {"assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
     # the skills module's combat skills on uplink: Forward Observer and Sat-Lock, hacking, Marksmanship
     # LX's aimed shots, and an Unconscious unit's Regeneration (its only options)
     ("uplink", 1, 22, ("act", 67, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "move": 45, "observe": 1, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sat_lock": 4, "sprint": 1})),
     ("uplink", 1, 37, ("act", 47, {"aim": 1, "assist": 3, "attack": 2, "create_advantage": 1, "direct": 3, "end": 1, "guard": 1, "hack": 2, "move": 28, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
-    ("uplink", 1, 52, ("act", 54, {"aim": 1, "aimed_shot": 2, "assist": 2, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 39, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
-    ("uplink", 5, 48, ("act", 2, {"end": 1, "regenerate": 1})),
     # the skills module's Deployment Skills on landing: a1 in its zone (24 cells); a2's Infiltrate L2
     # (its zone, its own half, the enemy half outside b's zone and away from the beacons); b2's
     # Infiltrate L0 (the enemy half only); a3's Mechanized Deployment (its zone and own half); b2's
@@ -82,6 +81,16 @@ GOLDEN = [
     ("landing", 1, 6, ("metachemistry", 2, {"decline": 1, "roll": 1})),
     ("landing", 1, 8, ("deploy", 82, {"deploy": 82})),
     ("landing", 4, 12, ("act", 80, {"aim": 1, "attack": 2, "create_advantage": 2, "end": 1, "guard": 1, "move": 68, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    # (the aimed shot and the Regeneration positions moved with the command skills' Guts Rolls, which
+    # change the games: (1, 52) -> (3, 17), (5, 48) -> (8, 23))
+    ("uplink", 3, 17, ("act", 45, {"aim": 1, "aimed_shot": 4, "assist": 2, "attack": 4, "create_advantage": 2, "end": 1, "guard": 1, "move": 25, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("uplink", 8, 23, ("act", 2, {"end": 1, "regenerate": 1})),
+    # the skills module's command and courage skills on holdout: the deployment phase, a V: Courage
+    # unit's Guts Roll (its side chooses), a Religious Troop's (hold, or the voluntary roll), a round-1 act
+    ("holdout", 1, 0, ("deploy", 33, {"deploy": 33})),
+    ("holdout", 1, 44, ("guts", 2, {"cover": 1, "hold": 1})),
+    ("holdout", 5, 159, ("guts", 2, {"hold": 1, "roll": 1})),
+    ("holdout", 1, 12, ("act", 13, {"assist": 3, "attack": 4, "create_advantage": 2, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
 ]
 
 

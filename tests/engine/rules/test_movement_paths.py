@@ -106,6 +106,8 @@ MOVERS = {
     ("engine/rules/capture/actions.py", "act_bonus"): "a bonus Movement: bonus_options offers no move",
     ("engine/rules/capture/actions.py", "follow"): "a dragged captive is moved by its dragger, which moved",
     ("engine/rules/morale/courage.py", "retreat"): "the Breakaway Move skips units that may not move",
+    ("engine/rules/skills/guts.py", "seek_cover"): "a failed Guts Roll's move: a unit that may not move goes Prone "
+                                                    "(test_skills_command.py: ..._fear_with_the_morale_module)",
 }
 
 

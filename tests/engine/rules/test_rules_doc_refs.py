@@ -44,6 +44,8 @@ SHORT = {
     "s_meta": f"{RULES_TESTS}/skills/test_skills_metachemistry.py",
     "s_dog": f"{RULES_TESTS}/skills/test_skills_dogged.py",
     "s_landing": f"{RULES_TESTS}/skills/test_skills_landing.py",
+    "s_command": f"{RULES_TESTS}/skills/test_skills_command.py",
+    "s_holdout": f"{RULES_TESTS}/skills/test_skills_holdout.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",

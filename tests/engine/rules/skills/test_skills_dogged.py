@@ -88,7 +88,8 @@ def shot(target: str = "dog", lethal: int = 1, medic: bool = False) -> tuple[Ski
         units.append(("b2", "b", "dogmedic", 1, 2))
     sc = SkillsScenario(units, map=OPEN, extra=EXTRA)
     sc.play_to_turn("a1")
-    return sc, sc.task("attack", "b1", 0, lethal, dice=HIT + FIVE)
+    standing = lethal and target != "plain"  # hit and still standing: its Guts Roll (WIP), passed: it holds
+    return sc, sc.task("attack", "b1", 0, lethal, dice=HIT + FIVE + ((1,) if standing else ()))
 
 
 def over(sc: SkillsScenario) -> None:

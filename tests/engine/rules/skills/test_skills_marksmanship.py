@@ -138,6 +138,8 @@ COVERED = "........\n........\n+.......\n........\n........\n........\n........\
 
 WEAPON = {"phaser": 0, "smg": 1, "grenade": 2, "ap_gun": 3, "da_gun": 4, "exp_gun": 5, "fire_gun": 6}
 
+GUTS = (1,)  # the d20 of the Guts Roll of a unit hit and still standing (skills/guts.py): passed, it holds
+
 
 def duel(attacker: str, target: str, map: str = OPEN) -> SkillsScenario:
     """``a1`` (profile ``attacker``) at (0,0) in its turn; ``b1`` (``target``) at (0,2)."""
@@ -278,7 +280,7 @@ def test_lx_is_offered_with_a_b2_bs_weapon_only_and_only_to_its_user():
 
 def test_lx_fires_b_1_the_core_2d20_at_plus_6_two_steps_of_difficulty_less():
     sc = duel("mx", "mob", COVERED)
-    ev = sc.task("aimed_shot", "b1", 0, 0, dice=(12, 15) + NONE + (3, 3))  # B 1: no Burst dice
+    ev = sc.task("aimed_shot", "b1", 0, 0, dice=(12, 15) + NONE + (3, 3) + GUTS)  # B 1: no Burst dice
     assert of_type(ev, DiceRolled)[0].results == (12, 15)
     assert "damage" in [d.purpose for d in of_type(ev, DiceRolled)]  # one success hits at Difficulty 2 + 1 - 2
     mod = of_type(ev, AttackModified)[0]
@@ -323,7 +325,7 @@ def test_fire_rolls_again_while_the_damage_gets_through():
 
 def test_fire_stops_after_three_more_rolls():
     sc = duel("gunner", "tough")
-    ev = sc.task("attack", "b1", WEAPON["fire_gun"], 0, dice=HIT + FIVE * 4)
+    ev = sc.task("attack", "b1", WEAPON["fire_gun"], 0, dice=HIT + FIVE * 4 + GUTS)
     assert [d.purpose for d in of_type(ev, DiceRolled)].count("damage:fire") == 3
 
 
@@ -363,7 +365,7 @@ def test_the_new_events_and_the_aimed_shot_are_narrated_and_labelled():
     aimed = next(o for o in sc.pending.options if o[0] == "aimed_shot")
     assert "aimed shot (Marksmanship LX" in option_label(aimed, sc.state, sc.pending)
     before = clone(sc.state)
-    ev = sc.task(*aimed, dice=(12, 15) + NONE + (3, 3))
+    ev = sc.task(*aimed, dice=(12, 15) + NONE + (3, 3) + GUTS)
     text = "\n".join(line for line in narrate_events(before, ev) if line)
     assert "takes an aimed shot" in text and "-3 (Partial Cover), +6 (Marksmanship LX)" in text
     sc2 = duel("m1", "mob_immune")
