@@ -85,6 +85,15 @@ Added with the skills module's combat skills (issue 14), for what an attack's we
 - ``on_task_resolved(ctx, frame, result)``: ``procedure._resolve``, after a Task's own resolution
   (its frame may have ended), e.g. what a module's equipment adds to a passed First Aid.
 
+Added with the skills module's reactions and movement skills (issue 14, seed 003):
+
+- ``gait(state, unit) -> board.Gait | None``: how ``unit`` moves where it differs from the
+  board's rule (the first module's answer counts; none: the board's), e.g. Multiterrain's terrain
+  at cost 1, Heavyweight's gates. Every way of moving asks it through ``registry.reachable``.
+- ``on_attack_declared(ctx, frame)``: ``attack.declare``, after an attack's ``TaskFrame`` was
+  started, before anything is rolled: a module may push a frame on it (a reaction window: the
+  target's Dodge) or end it.
+
 A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
 gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``Weapon``,
@@ -266,6 +275,9 @@ class Module:
     hit_effects: Callable | None = None
     acts_incapacitated: Callable[["State", "Unit"], bool] | None = None
     on_task_resolved: Callable[["Context", object, object], None] | None = None
+    # added with the skills module's reactions and movement skills (issue 14; see the docstring)
+    gait: Callable[["State", "Unit"], Any] | None = None
+    on_attack_declared: Callable[["Context", object], None] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -284,4 +296,4 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "after_move", "points", "can_target", "on_idle", "on_hit", "on_task_rolled", "on_initiative_rolled",
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
-         "acts_incapacitated", "on_task_resolved")
+         "acts_incapacitated", "on_task_resolved", "gait", "on_attack_declared")

@@ -66,6 +66,9 @@ REFERRED: dict[str, Skill] = {s.name: s for s in (
     Skill("v: courage", AUTOMATIC, seed=False),
     Skill("v: dogged", AUTOMATIC, seed=False),
     Skill("hacker", AUTOMATIC, seed=False),  # the minimal hacking's Hacking Programs (skills/comms.py)
+    Skill("dodge", AUTOMATIC, seed=False),  # the reactions (AROs) seed 003 names: where a profile grants them
+    Skill("engage", AUTOMATIC, seed=False),  # (skills/reactions.py; Discover comes with issue 15)
+    Skill("change facing", AUTOMATIC, seed=False),
 )}
 
 KNOWN: dict[str, Skill] = {**SKILLS, **REFERRED}

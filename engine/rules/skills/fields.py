@@ -30,7 +30,11 @@ STATE = (
     # the units in the Targeted and the Possessed states (skirmish.engine.rules.skills.comms), sorted: on the
     # state, not the units, to keep a game's messages small (every unit of every game carries a unit field)
     ("targeted", tuple[str, ...], ()),
-    ("possessed", tuple[str, ...], ()),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    ("possessed", tuple[str, ...], ()),
+    ("reacted", tuple[str, ...], ()),  # the units that reacted to the enemy Order ``reacted_in`` (skills/reactions.py)
+    ("reacted_in", str, ""),  # that Order: "round:unit"
+    ("facings", tuple[tuple[str, int, int], ...], ()),  # (unit, dx, dy): facings changed by Change Facing, sorted
+    ("terrains", tuple[tuple[str, str], ...], ()),  # (unit, terrain): Multiterrain's choices, sorted  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
 )
 
 WEAPON = (

@@ -17,16 +17,20 @@ from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
-from skirmish.engine.rules.skills.frames import SkillRollFrame
+from skirmish.engine.rules.skills import reactions, terrain
+from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
 OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     regeneration.PURPOSE: regeneration.outcome,
     **comms.OUTCOMES,
+    reactions.PURPOSE: reactions.outcome,
 })
 
 # what the skills add to the deployment phase
-DEPLOYMENT = deploy.Extensions(cells=(), after=())
+DEPLOYMENT = deploy.Extensions(cells=(), after=(
+    terrain.after_deploy,
+))
 
 
 def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
@@ -84,9 +88,15 @@ MODULE = Module(
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,
     hit_effects=marksmanship.hit_effects,
-    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll},
-    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",)},
-    frame_steps={SkillRollFrame: _roll_step},
+    answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll,
+             "react": reactions.answer_react, "dodge_move": reactions.answer_dodge_move, "terrain": terrain.answer},
+    defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",),
+              "react": lambda d: ("none",), "dodge_move": lambda d: ("stay",), "terrain": lambda d: d.options[0]},
+    frame_steps={SkillRollFrame: _roll_step,
+                 ReactionFrame: reactions.step},
+    gait=terrain.gait,
+    on_attack_declared=reactions.on_attack_declared,
+    after_move=reactions.after_move,
     events=events.EVENTS,
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,
