@@ -106,6 +106,8 @@ MOVERS = {
     ("engine/rules/capture/actions.py", "act_bonus"): "a bonus Movement: bonus_options offers no move",
     ("engine/rules/capture/actions.py", "follow"): "a dragged captive is moved by its dragger, which moved",
     ("engine/rules/morale/courage.py", "retreat"): "the Breakaway Move skips units that may not move",
+    ("engine/rules/skills/reactions.py", "answer_react"): "Engage: _cells is empty (test_skills_reactions)",
+    ("engine/rules/skills/reactions.py", "answer_dodge_move"): "a won Dodge: no Dodge offered (test_skills_reactions)",
 }
 
 

@@ -183,3 +183,30 @@ def test_kinematika_without_dodge_or_engage_is_a_mission_error():
     bad = EXTRA + '\n[profiles.lone]\nkind = "hero"\nfitness = 9\nweapons = ["phaser"]\nskills = ["kinematika 1"]\n'
     with pytest.raises(MissionError, match="profiles.lone.skills"):
         parse_mission(skills_text([("a1", "a", "lone", 0, 0), ("b1", "b", "shooter", 0, 7)], map=OPEN, extra=bad), "t")
+
+
+# -- with the morale module: a unit that may not move (a Fear Token) neither Dodges nor Engages ---------
+
+
+@pytest.mark.parametrize("fear", [False, True])
+def test_a_unit_with_a_fear_token_cannot_dodge_or_engage(fear):
+    from skirmish.engine.rules.morale.events import FearTaken, TokensChanged
+
+    units = [("a1", "a", "shooter", 2, 1, True), ("b1", "b", "k1", 2, 6, True)]
+    sc = SkillsScenario(units, map=OPEN, extra=EXTRA, modules=("skills", "morale"))
+    if fear:
+        sc.given(FearTaken(unit="b1"))
+    sc.start()
+    while sc.pending.kind == "initiative_reroll":
+        sc.when(*sc.pending.options[0])
+    for side in ("a", "b"):
+        sc.given(TokensChanged(side=side, delta=-sc.state.tokens[side], reason="test"))
+    sc.when("first", "a")
+    sc.when("unit", "a1")
+    sc.when("move", 2, 3)  # in front of b1, three cells away: Engage reaches it
+    engage = sc.pending.kind == "react" and [o for o in sc.pending.options if o[0] == "engage"]
+    assert bool(engage) is not fear
+    if engage:
+        sc.when("none")
+    sc.when("attack", "b1", 0, 0)
+    assert (sc.pending.kind == "react") is not fear
