@@ -40,6 +40,20 @@ def label(option, state, decision, uname) -> str | None:
             return f"MediKit on {uname(ally)} (First Aid; passed, its Injury is healed)"
         case "regenerate", ():
             return f"regenerate {uname(decision.unit)} (Entire Order: a PH Roll heals its Injury; failing, it dies)"
+        case "none", () if decision.kind == "react":
+            return "no reaction"
+        case "dodge", (uid,):
+            return f"{uname(uid)} dodges (PH Face to Face Roll; won: the attack is cancelled and it moves)"
+        case "change_facing", (uid,):
+            return f"{uname(uid)} changes facing towards {uname(decision.unit)}"
+        case "engage", (uid, x, y):
+            return f"{uname(uid)} engages {uname(decision.unit)}: moves to ({x},{y}), in base contact"
+        case "stay", () if decision.kind == "dodge_move":
+            return f"{uname(decision.unit)} stays where it is"
+        case "dodge_move", (x, y):
+            return f"{uname(decision.unit)} dodges to ({x},{y})"
+        case "terrain", (uid, terrain):
+            return f"{uname(uid)}'s Multiterrain: {terrain}"
         case "reroll", (i,) if decision.kind == "skill_reroll":
             f = state.stack[-1] if state.stack else None
             roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None
@@ -54,5 +68,8 @@ SHOWN = Shown(
     unit_flags=unit_flags,
     label=label,
     titles={"deploy": "deployment: where does the unit go?",
-            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?"},
+            "skill_reroll": "a d20 roll: spend a Command Token to re-roll?",
+            "react": "a reaction (ARO): does one of your units react?",
+            "dodge_move": "the Dodge won: where does the unit move?",
+            "terrain": "Multiterrain: which Type of Terrain?"},
 )

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from skirmish.bots.simulate import clone
+from skirmish.client.narrate import describe
+from skirmish.client.render import label as option_label
+from skirmish.engine.evolve import evolve
 from skirmish.engine.events import ProcedureStarted, StressLost, UnitMoved
 from skirmish.engine.mission import MissionError, parse_mission
 from skirmish.engine.rules.skills import reactions
@@ -210,3 +214,21 @@ def test_a_unit_with_a_fear_token_cannot_dodge_or_engage(fear):
         sc.when("none")
     sc.when("attack", "b1", 0, 0)
     assert (sc.pending.kind == "react") is not fear
+
+
+# -- the clients' text: labels and narration -------------------------------------------------------------
+
+
+def test_the_reactions_are_labelled_and_narrated():
+    sc = game()
+    sc.when("attack", "b1", 0, 0)
+    labels = [option_label(o, sc.state, sc.pending) for o in sc.pending.options]
+    assert labels[0] == "no reaction" and "dodges" in labels[1] and "Face to Face" in labels[1]
+    state = clone(sc.state)
+    lines = []
+    for e in sc.when("dodge", "b1", dice=(15, 5)):
+        lines.append(describe(e, state) or "")
+        evolve(state, e)
+    text = "\n".join(lines)
+    assert "reacts to" in text and "Dodge" in text and "the attack is cancelled" in text
+    assert "dodges to" in option_label(sc.pending.options[1], sc.state, sc.pending)
