@@ -76,7 +76,8 @@ def may_react(state: State, unit: Unit, actor: Unit) -> bool:
         return False
     if not unit.skills or not any(has(unit, k) for k in SKILLS):
         return False
-    if not unit.deployed or unit.incapacitated or not actor.deployed or not registry.allows(s, "can_act", unit):
+    if not unit.deployed or unit.incapacitated or not actor.deployed or actor.incapacitated \
+            or not registry.allows(s, "can_act", unit):
         return False
     if s.reacted_in == order(s) and unit.id in s.reacted:
         return False
