@@ -429,7 +429,7 @@ def _sprint(state: State, d: Decision) -> list[float]:
             out.append(0.0)
             continue
         if costs is None:
-            costs = geo.reachable(state.board, (unit.x, unit.y), state.board.close * 7, occupied)
+            costs = registry.reachable(state, unit, state.board.close * 7, occupied)
         extra = max(0, -(-costs.get((o[1], o[2]), 0) // state.board.close) - 1)
         out.append(scorer.delta(o[1], o[2]) - extra * ev.MOMENTUM)
     return out

@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from skirmish.engine.model import Board
 
@@ -243,3 +244,50 @@ def _reachable(width: int, height: int, cells: str, start: Cell, budget: int,
                 push(heap, (nc, j))
     reached.sort()
     return tuple(((i % width, i // width), best[i]) for i in reached if i != first)
+
+
+class Gait(NamedTuple):
+    """How one unit moves where it differs from the others (a rules module's ``gait`` hook; the
+    skills module's Multiterrain and Heavyweight, seed 003).
+
+    ``easy``: terrain characters the unit enters at cost 1 although they are difficult (2).
+    ``heavy``: narrow gates cannot be entered; stepping out of a wide gate ends the movement (the
+    cell beyond it is the last), and a wide gate is never where the movement ends."""
+
+    easy: frozenset[str] = frozenset()
+    heavy: bool = False
+
+
+def reachable_gait(board: Board, start: Cell, budget: int, occupied: set[Cell], gait: Gait) -> dict[Cell, int]:
+    """``reachable`` for a unit with its own ``Gait``."""
+    return dict(_reachable_gait(board.width, board.height, board.cells, start, budget, frozenset(occupied),
+                                frozenset(gait.easy), gait.heavy))
+
+
+@lru_cache(maxsize=1024)
+def _reachable_gait(width: int, height: int, cells: str, start: Cell, budget: int, occupied: frozenset[Cell],
+                    easy: frozenset[str], heavy: bool) -> tuple[tuple[Cell, int], ...]:
+    steps = _steps(width, height, "".join("." if ch in easy else ch for ch in cells))
+    blocked = {y * width + x for x, y in occupied if 0 <= x < width and 0 <= y < height}
+    far = 1 << 30
+    best = {}  # (cell index, ended) -> cost; ended: the move stops there (just out of a wide gate)
+    first = start[1] * width + start[0]
+    best[(first, False)] = 0
+    heap = [(0, first, False)]
+    while heap:
+        cost, i, ended = heapq.heappop(heap)
+        if cost > best.get((i, ended), far) or ended:
+            continue
+        for j, step in steps[i]:
+            if j in blocked or (heavy and cells[j] == NARROW_GATE):
+                continue
+            stop = heavy and cells[i] == WIDE_GATE and cells[j] != WIDE_GATE
+            nc = cost + step
+            if nc <= budget and nc < best.get((j, stop), far):
+                best[(j, stop)] = nc
+                heapq.heappush(heap, (nc, j, stop))
+    out: dict[int, int] = {}
+    for (i, _), c in best.items():
+        if i != first and not (heavy and cells[i] == WIDE_GATE) and c < out.get(i, far):
+            out[i] = c
+    return tuple(((i % width, i // width), out[i]) for i in sorted(out))

@@ -91,6 +91,7 @@ Added with the skills module's Deployment Skills (issue 14), for a unit that doe
   module's ``procedure.wound``, before an attack's Injury (or a challenge's wound) is suffered (``result`` the condition it would leave: "nonlethal", "lethal", "dead");
   the first module that returns True has dealt with it by its own events and the core emits no
   ``InjurySuffered``, e.g. V: Dogged, which keeps a unit in play instead of Unconscious.
+
 Added with the skills module's command skills (issue 14: Retreat! mapped onto seed 004's Courage
 Tests when both modules are on), each a veto asked by the morale module (``courage.py``):
 
@@ -98,6 +99,15 @@ Tests when both modules are on), each a veto asked by the morale module (``coura
   from retreating), e.g. an Inspiring Leadership Lieutenant on the table.
 - ``breaks_away(state, unit) -> bool``: False keeps ``unit`` from the Breakaway Move of its side's
   retreat, e.g. a Religious Troop, "unaffected by the Retreat! rules".
+
+Added with the skills module's reactions and movement skills (issue 14, seed 003):
+
+- ``gait(state, unit) -> board.Gait | None``: how ``unit`` moves where it differs from the
+  board's rule (the first module's answer counts; none: the board's), e.g. Multiterrain's terrain
+  at cost 1, Heavyweight's gates. Every way of moving asks it through ``registry.reachable``.
+- ``on_attack_declared(ctx, frame)``: ``attack.declare``, after an attack's ``TaskFrame`` was
+  started, before anything is rolled: a module may push a frame on it (a reaction window: the
+  target's Dodge) or end it.
 
 A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
@@ -285,6 +295,9 @@ class Module:
     # added with the skills module's command skills (issue 14; vetoes, see the docstring)
     can_retreat: Callable[["State", str], bool] | None = None
     breaks_away: Callable[["State", "Unit"], bool] | None = None
+    # added with the skills module's reactions and movement skills (issue 14; see the docstring)
+    gait: Callable[["State", "Unit"], Any] | None = None
+    on_attack_declared: Callable[["Context", object], None] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -304,4 +317,4 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
          "acts_incapacitated", "on_task_resolved", "on_injury",
-         "can_retreat", "breaks_away")
+         "can_retreat", "breaks_away", "gait", "on_attack_declared")

@@ -22,6 +22,7 @@ import importlib
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Mapping
 
+from skirmish.engine import board as geo
 from skirmish.engine.errors import RulesClash
 from skirmish.engine.rules.bundled import BUNDLED, CORE, _part_of
 from skirmish.engine.rules.hooks import HOOKS, ROLLS, WHOLE, BotHooks, CoreServices, Hit, Module, Rendered, Secret, Shown
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 # the parts of a module, re-exported: the modules and their readers name them through the registry
 __all__ = ["BUNDLED", "CATALOG", "HOOKS", "ROLLS", "WHOLE", "BotHooks", "Catalog", "CoreServices", "Hit", "Module",
-           "RuleSet", "Rendered", "Secret", "Shown", "allows", "bonus", "known_modules", "offers", "rules_for", "rules_of"]
+           "RuleSet", "Rendered", "Secret", "Shown", "allows", "bonus", "known_modules", "offers", "reachable", "rules_for", "rules_of"]
 
 
 def _claim(what: str, owners: dict, names, module: str) -> None:
@@ -289,3 +290,13 @@ def allows(state: "State", hook: str, *args) -> bool:
 
 def offers(state: "State", hook: str, *args) -> bool:
     return CATALOG.rules(state.modules).offers(state, hook, *args)
+
+
+def reachable(state: "State", unit, budget: int, occupied: set, start=None) -> dict:
+    """The cells ``unit`` can reach from ``start`` (its cell) for ``budget`` movement, with their
+    cost (``skirmish.engine.board.reachable``), in the unit's own ``gait`` if a module gives it one."""
+    start = (unit.x, unit.y) if start is None else start
+    gait = CATALOG.rules(state.modules).first("gait", state, unit) if state.modules else None
+    if gait is None:
+        return geo.reachable(state.board, start, budget, occupied)
+    return geo.reachable_gait(state.board, start, budget, occupied, gait)

@@ -62,7 +62,7 @@ def minor_options(state: State, unit: Unit) -> list[Option]:
 
 def _cells(state: State, unit: Unit, budget: int) -> list[tuple[int, int]]:
     occupied = {(u.x, u.y) for u in state.units.values() if not u.dead and u.id != unit.id}
-    cells = geo.reachable(state.board, (unit.x, unit.y), budget, occupied)
+    cells = registry.reachable(state, unit, budget, occupied)
     return sorted(cells, key=lambda c: (c[1], c[0]))
 
 
@@ -243,7 +243,7 @@ def _spend_sprint(ctx: Context, f: TaskFrame) -> None:
     unit = s.units[f.unit]
     momentum = s.momentum[unit.side]
     occupied = {(u.x, u.y) for u in s.units.values() if not u.dead and u.id != unit.id}
-    cells = geo.reachable(s.board, (unit.x, unit.y), s.board.close * (1 + momentum), occupied)
+    cells = registry.reachable(s, unit, s.board.close * (1 + momentum), occupied)
     opts: list[Option] = [("stay",)] + [("sprint", x, y) for (x, y) in sorted(cells, key=lambda c: (c[1], c[0]))]
     ctx.ask(unit.side, "sprint", opts, unit=unit.id)
 
@@ -259,7 +259,7 @@ def answer_spend(ctx: Context, option: Option) -> None:
         ctx.emit(StressRegained(unit=unit.id, amount=2 * option[1]))
     elif option[0] == "sprint":
         occupied = {(u.x, u.y) for u in s.units.values() if not u.dead and u.id != unit.id}
-        cost = geo.reachable(s.board, (unit.x, unit.y), s.board.close * 7, occupied)[(option[1], option[2])]
+        cost = registry.reachable(s, unit, s.board.close * 7, occupied)[(option[1], option[2])]
         extra = sprint_cost(s, cost)
         if extra:
             ctx.emit(PoolChanged(side=unit.side, pool="momentum", delta=-extra, reason="sprint"))

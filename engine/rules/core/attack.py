@@ -101,6 +101,7 @@ def declare(ctx: Context, attacker: Unit, target_id: str, weapon: int, lethal: b
         pay_for_lethal(ctx, attacker)
     ctx.emit(ProcedureStarted(frame=TaskFrame(unit=attacker.id, task="attack", target=target_id,
                                               weapon=weapon, lethal=lethal)))
+    ctx.rules.call(ctx, "on_attack_declared", ctx.state.stack[-1])  # e.g. the target's reaction (skills)
 
 
 # -- step 4: the Task ----------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def fend_off_cells(state: State, winner: Unit, loser: Unit) -> list[tuple[int, i
     if not registry.allows(state, "can_move", winner):
         return []
     occupied = {(u.x, u.y) for u in state.units.values() if not u.dead}
-    cells = geo.reachable(state.board, (winner.x, winner.y), 2, occupied)
+    cells = registry.reachable(state, winner, 2, occupied)
     return sorted(
         (c for c in cells if geo.distance(winner.x, winner.y, *c) == 1
          and geo.distance(c[0], c[1], loser.x, loser.y) > state.board.reach),

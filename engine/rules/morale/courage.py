@@ -118,7 +118,7 @@ def retreat(ctx: Context, side: str) -> None:
         if not any(geo.distance(u.x, u.y, e.x, e.y) <= s.board.reach for e in enemies):
             continue
         occupied = {(o.x, o.y) for o in s.units.values() if not o.dead and o.id != u.id}
-        cells = [*geo.reachable(s.board, (u.x, u.y), s.board.medium, occupied), (u.x, u.y)]
+        cells = [*registry.reachable(s, u, s.board.medium, occupied), (u.x, u.y)]
         best = max(sorted(cells, key=lambda c: (c[1], c[0])),
                    key=lambda c: min(geo.distance(c[0], c[1], e.x, e.y) for e in enemies))
         if best != (u.x, u.y):

@@ -12,6 +12,7 @@ from skirmish.engine import board as geo
 from skirmish.engine.model import other
 from skirmish.engine.rules.registry import BotHooks
 from skirmish.engine.rules.skills import attributes
+from skirmish.engine.rules.skills.terrain import CHARS
 
 TOKEN = 0.15  # a Command Token, in victory points (the morale module prices it so)
 COVER = 0.15  # standing in cover at the start, in victory points
@@ -101,12 +102,57 @@ def _withdraw(state, unit, o, kit) -> float:
     return 0.5 * unit.points if unit.stress == 0 else -0.05
 
 
+DODGE = 0.25  # a Dodge, per point of the dodger: the attack it may cancel
+FACING = 0.05  # turning to face an enemy behind
+ENGAGE = 0.05  # base contact with a mover: its ranged attacks are harder (an enemy in its Reach)
+
+
+def _react(state, d, kit) -> list[float]:
+    """Reactions (skills/reactions.py): a Dodge is worth the attack it may cancel; an Engage a
+    little, more into cover; Change Facing a little; none nothing."""
+    out = []
+    for o in d.options:
+        if o[0] == "dodge":
+            out.append(DODGE * state.units[o[1]].points)
+        elif o[0] == "change_facing":
+            out.append(FACING)
+        elif o[0] == "engage":
+            out.append(ENGAGE + (COVER if geo.in_cover(state.board, o[2], o[3]) else 0.0))
+        else:
+            out.append(0.0)
+    return out
+
+
+def _dodge_move(state, d, kit) -> list[float]:
+    """After a won Dodge: into cover, away from the enemies' line of fire."""
+    unit = state.units[d.unit]
+    enemies = [e for e in state.units.values() if e.side != unit.side and not e.incapacitated]
+    out = []
+    for o in d.options:
+        if o[0] == "stay":
+            out.append(0.0)
+            continue
+        x, y = o[1], o[2]
+        seen = sum(geo.line_of_fire(state.board, x, y, e.x, e.y) for e in enemies)
+        before = sum(geo.line_of_fire(state.board, unit.x, unit.y, e.x, e.y) for e in enemies)
+        cover = COVER if geo.in_cover(state.board, x, y) else 0.0
+        out.append(cover + 0.05 * (before - seen) - (COVER if geo.in_cover(state.board, unit.x, unit.y) else 0.0))
+    return out
+
+
+def _terrain(state, d, kit) -> list[float]:
+    """Multiterrain: the Type of Terrain the board has most of."""
+    return [0.001 * state.board.cells.count(CHARS[o[2]]) for o in d.options]
+
+
 HOOKS = BotHooks(
     option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
                    "hack": _comms, "observe": _comms, "sat_lock": _comms,
                    "withdraw": _withdraw},
     scorers={"deploy": _deploy, "skill_reroll": _reroll,
              "redeploy": _deploy, "metachemistry": _metachemistry,
-             "guts": _guts},
-    procedure_kinds=frozenset({"skill_reroll", "guts"}),
+             "guts": _guts,
+             "react": _react, "dodge_move": _dodge_move, "terrain": _terrain},
+    procedure_kinds=frozenset({"skill_reroll", "guts",
+                               "react", "dodge_move"}),
 )

@@ -74,6 +74,9 @@ REFERRED: dict[str, Skill] = {s.name: s for s in (
     Skill("sixth sense", AUTOMATIC, ("2",), default="2", seed=False),
     Skill("super-jump", AUTOMATIC, seed=False),
     Skill("climbing plus", AUTOMATIC, seed=False),
+    Skill("dodge", AUTOMATIC, seed=False),  # the reactions (AROs) seed 003 names: where a profile grants them
+    Skill("engage", AUTOMATIC, seed=False),  # (skills/reactions.py; Discover comes with issue 15)
+    Skill("change facing", AUTOMATIC, seed=False),
 )}
 
 KNOWN: dict[str, Skill] = {**SKILLS, **REFERRED}

@@ -178,6 +178,38 @@ class UnitWithdrew(Event):
     unit: str
 
 
+class ReactionDeclared(Event):
+    """``unit`` reacts (an ARO, skills/reactions.py) with ``reaction`` ("dodge", "change_facing",
+    "engage") to the enemy ``against`` during the enemy Order ``order`` ("round:unit")."""
+
+    unit: str
+    reaction: str
+    against: str
+    order: str
+
+
+class FacingChanged(Event):
+    """``unit`` now faces the direction ``(dx, dy)`` (each -1, 0 or 1): Change Facing."""
+
+    unit: str
+    dx: int
+    dy: int
+
+
+class AttackDodged(Event):
+    """``unit`` won its Dodge against ``attacker``: the attack is cancelled."""
+
+    unit: str
+    attacker: str
+
+
+class TerrainChosen(Event):
+    """Multiterrain: ``unit`` moves normally through ``terrain`` (skills/terrain.py)."""
+
+    unit: str
+    terrain: str
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
           AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
           CommsAttacked, StateChanged,
@@ -185,4 +217,8 @@ EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToF
           MetaChemistryRolled,
           WoundIgnored,
           DoggedEnded,
-          GutsDue, GutsTaken, LieutenantOrder, RetreatEntered, UnitWithdrew,)
+          GutsDue, GutsTaken, LieutenantOrder, RetreatEntered, UnitWithdrew,
+          ReactionDeclared,
+          FacingChanged,
+          AttackDodged,
+          TerrainChosen,)

@@ -107,6 +107,8 @@ def _dogged_ended(s: State, e: ev.DoggedEnded) -> None:
     s.dogged = tuple(x for x in s.dogged if x != e.unit)
     u.dead = True
     u.injury = "lethal"
+
+
 def _guts_due(s: State, e: ev.GutsDue) -> None:
     _unit(s, e.unit)
     s.guts_due = s.guts_due + (e.unit,)
@@ -145,6 +147,30 @@ def _unit_withdrew(s: State, e: ev.UnitWithdrew) -> None:
     u.deployed = False
 
 
+def _reaction_declared(s: State, e: ev.ReactionDeclared) -> None:
+    _unit(s, e.unit)
+    _unit(s, e.against)
+    if s.reacted_in != e.order:
+        s.reacted, s.reacted_in = (), e.order
+    if e.unit in s.reacted:
+        raise InvalidEvent(f"{e.unit} has already reacted to this Order")
+    s.reacted = tuple(sorted(s.reacted + (e.unit,)))
+
+
+def _facing_changed(s: State, e: ev.FacingChanged) -> None:
+    _unit(s, e.unit)
+    if not (e.dx or e.dy) or max(abs(e.dx), abs(e.dy)) > 1:
+        raise InvalidEvent(f"({e.dx},{e.dy}) is not a direction")
+    s.facings = tuple(sorted([f for f in s.facings if f[0] != e.unit] + [(e.unit, e.dx, e.dy)]))
+
+
+def _terrain_chosen(s: State, e: ev.TerrainChosen) -> None:
+    _unit(s, e.unit)
+    if any(u == e.unit for u, _ in s.terrains):
+        raise InvalidEvent(f"{e.unit} has already chosen its terrain")
+    s.terrains = tuple(sorted(s.terrains + ((e.unit, e.terrain),)))
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
@@ -167,4 +193,8 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.LieutenantOrder: _lieutenant_order,
     ev.RetreatEntered: _retreat_entered,
     ev.UnitWithdrew: _unit_withdrew,
+    ev.ReactionDeclared: _reaction_declared,
+    ev.FacingChanged: _facing_changed,
+    ev.AttackDodged: _read,
+    ev.TerrainChosen: _terrain_chosen,
 }

@@ -25,12 +25,12 @@ UNIT = (
 
 STATE = (
     ("deployer", str, ""),  # the side that placed the last unit in the deployment phase ("" before any)
-    ("aimed", str, ""),
-    ("medikit", str, ""),
+    ("aimed", str, ""),  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    ("medikit", str, ""),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)
     # the units in the Targeted and the Possessed states (skirmish.engine.rules.skills.comms), sorted: on the
     # state, not the units, to keep a game's messages small (every unit of every game carries a unit field)
     ("targeted", tuple[str, ...], ()),
-    ("possessed", tuple[str, ...], ()),  # the Paramedic whose First Aid in progress uses a MediKit (skills/paramedic.py)  # the unit whose attack in progress is a Marksmanship LX shot (skills/marksmanship.py)
+    ("possessed", tuple[str, ...], ()),
     # the units that failed their Infiltration Roll, in order (skills/infiltrate.py): they have lost the
     # Camouflage, TO Camouflage and Hidden Deployment options and their deployables (issue 15 reads it)
     ("infiltration_failed", tuple[str, ...], ()),
@@ -44,6 +44,10 @@ STATE = (
     ("lt_order_round", tuple[int, int], (0, 0)),  # the round of side a's, b's last Lieutenant Order (skills/command.py)
     ("coordinated", tuple[str, ...], ()),  # the units of each side's last Lieutenant Order, the Lieutenant first
     ("retreat", tuple[str, ...], ()),  # the sides in Retreat! (skills/command.py)
+    ("reacted", tuple[str, ...], ()),  # the units that reacted to the enemy Order ``reacted_in`` (skills/reactions.py)
+    ("reacted_in", str, ""),  # that Order: "round:unit"
+    ("facings", tuple[tuple[str, int, int], ...], ()),  # (unit, dx, dy): facings changed by Change Facing, sorted
+    ("terrains", tuple[tuple[str, str], ...], ()),  # (unit, terrain): Multiterrain's choices, sorted
 )
 
 WEAPON = (

@@ -31,4 +31,17 @@ class SkillRollFrame(Frame, tag="skill_roll"):
     asked: tuple[str, ...] = ()  # the sides that have had their chance to re-roll
 
 
-FRAMES = (SkillRollFrame,)
+class ReactionFrame(Frame, tag="reaction"):
+    """A reaction window (skills/reactions.py): the side opposing ``actor`` may react to its attack
+    at ``target`` (``trigger`` "attack") or to its move (``trigger`` "move"); ``step`` "declare"
+    asks which reaction, "dodge_move" where ``unit``, whose Dodge won, moves."""
+
+    trigger: str
+    actor: str
+    target: str = ""
+    step: str = "declare"
+    unit: str = ""
+
+
+FRAMES = (SkillRollFrame,
+          ReactionFrame,)

@@ -11,6 +11,7 @@ from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
 from skirmish.engine.rules.skills import ammunition, catalog
 from skirmish.engine.rules.skills import command_mission
+from skirmish.engine.rules.skills import ammunition, catalog, terrain
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -39,6 +40,7 @@ ATTRIBUTE_MAX = 30  # d20 at or under: above 20 every roll passes (rolls.judge),
 ARM_MAX = 20
 BURST_MAX = 6
 REQUIRES = {"sat-lock": ("forward observer", "sensor")}  # a skill -> the skills it needs beside it
+REQUIRES_ANY = {"kinematika": ("dodge", "engage")}  # a skill -> one of these beside it (skills/reactions.py)
 _DEFAULTS = {name: default for name, _, default in PROFILE}
 
 
@@ -58,6 +60,7 @@ def check(spec, fail) -> None:
                 fail(f"weapons.{key}.ammo[{i}]", f"{ammo!r} is not a Special Ammunition: {', '.join(ammunition.AMMO)}")
     _check_deployment(spec, fail)
     command_mission.check(spec, fail)
+    terrain.check(spec, fail)
 
 
 def _refuse_without(spec, fail) -> None:
@@ -84,6 +87,10 @@ def _check_profile(where: str, p, fail) -> None:
     for skill, needs in REQUIRES.items():
         if skill in skills and not set(needs) <= set(skills):
             fail(f"{where}.skills", f"{skill} needs {' and '.join(needs)} on the same profile (seed 003)")
+    for skill, needs in REQUIRES_ANY.items():
+        if any(catalog.split(s)[0] == skill for s in skills) and not set(needs) & set(skills):
+            fail(f"{where}.skills", f"{skill} works only with the {' or '.join(needs).title()} reaction: "
+                                    f"add {' or '.join(repr(n) for n in needs)} to the profile (seed 003)")
     if p.troop_type not in catalog.TROOP_TYPES:
         fail(f"{where}.troop_type", f"a Troop Type is one of {', '.join(catalog.TROOP_TYPES)}, not {p.troop_type!r}")
     if p.silhouette not in catalog.SILHOUETTES:

@@ -19,7 +19,8 @@ from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
 from skirmish.engine.rules.skills import dogged, infiltrate, metachemistry
 from skirmish.engine.rules.skills import command, guts
-from skirmish.engine.rules.skills.frames import SkillRollFrame
+from skirmish.engine.rules.skills import reactions, terrain
+from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
 OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
@@ -28,10 +29,14 @@ OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     infiltrate.PURPOSE: infiltrate.outcome,
     **guts.OUTCOMES,
     command.RESET: command.reset_outcome,
+    reactions.PURPOSE: reactions.outcome,
 })
 
 # what the skills add to the deployment phase
-DEPLOYMENT = deploy.Extensions(cells=(infiltrate.cells, infiltrate.mechanized_cells), after=(infiltrate.after,))
+DEPLOYMENT = deploy.Extensions(cells=(infiltrate.cells, infiltrate.mechanized_cells), after=(
+    infiltrate.after,
+    terrain.after_deploy,
+))
 
 
 def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
@@ -113,17 +118,23 @@ MODULE = Module(
     hit_effects=marksmanship.hit_effects,
     answers={"deploy": _answer_deploy, "skill_reroll": rolls.answer_reroll,
              "redeploy": infiltrate.answer_redeploy, "metachemistry": metachemistry.answer,
-             "guts": guts.answer},
+             "guts": guts.answer,
+             "react": reactions.answer_react, "dodge_move": reactions.answer_dodge_move, "terrain": terrain.answer},
     defaults={"deploy": lambda d: d.options[0], "skill_reroll": lambda d: ("keep",),
               "redeploy": lambda d: d.options[0], "metachemistry": lambda d: ("roll",),
-              "guts": lambda d: d.options[0]},
+              "guts": lambda d: d.options[0],
+              "react": lambda d: ("none",), "dodge_move": lambda d: ("stay",), "terrain": lambda d: d.options[0]},
     on_hit=guts.on_hit,
     can_retreat=command.can_retreat,
     breaks_away=command.breaks_away,
-    frame_steps={SkillRollFrame: _roll_step},
+    frame_steps={SkillRollFrame: _roll_step,
+                 ReactionFrame: reactions.step},
     on_injury=dogged.on_injury,
     movement_bonus=metachemistry.movement_bonus,
     attack_difficulty=metachemistry.attack_difficulty,
+    gait=terrain.gait,
+    on_attack_declared=reactions.on_attack_declared,
+    after_move=reactions.after_move,
     events=events.EVENTS,
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,

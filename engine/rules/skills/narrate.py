@@ -81,6 +81,19 @@ def _dogged_ended(e: sev.DoggedEnded, state, n) -> str | None:
 COMMS = {"spotlight": "Hacking Program Spotlight", "total control": "Hacking Program Total Control",
          "observe": "Forward Observer", "sat_lock": "Sat-Lock"}
 
+REACTIONS = {"dodge": "Dodge", "change_facing": "Change Facing", "engage": "Engage"}
+DIRECTIONS = {(0, -1): "north", (1, -1): "north-east", (1, 0): "east", (1, 1): "south-east", (0, 1): "south",
+              (-1, 1): "south-west", (-1, 0): "west", (-1, -1): "north-west"}
+
+
+def _reaction(e: sev.ReactionDeclared, state, n) -> str:
+    return f"  {n(e.unit)} reacts to {n(e.against)}: {REACTIONS.get(e.reaction, e.reaction)}"
+
+
+def _facing(e: sev.FacingChanged, state, n) -> str:
+    return f"  {n(e.unit)} turns to face {DIRECTIONS.get((e.dx, e.dy), f'({e.dx},{e.dy})')} (Change Facing)"
+
+
 NARRATION = {
     sev.DeploymentStarted: lambda e, state, n: "── deployment: the sides place their units in turn ──",
     sev.UnitDeployed: lambda e, state, n: f"  {n(e.unit)} deploys at ({e.x},{e.y})",
@@ -107,6 +120,10 @@ NARRATION = {
                                                 if e.coordinated else ""),
     sev.RetreatEntered: lambda e, state, n: f"  side {e.side} has lost most of its force: Retreat!",
     sev.UnitWithdrew: lambda e, state, n: f"  {n(e.unit)} leaves the table (Retreat!)",
+    sev.ReactionDeclared: _reaction,
+    sev.FacingChanged: _facing,
+    sev.AttackDodged: lambda e, state, n: f"  {n(e.unit)} dodges {n(e.attacker)}'s attack: the attack is cancelled",
+    sev.TerrainChosen: lambda e, state, n: f"  {n(e.unit)} chooses {e.terrain} for its Multiterrain",
 }
 
 GUTS = {"roll": "makes a Guts Roll (WIP)", "religious": "holds its ground (Religious Troop: Guts Roll passed)",

@@ -45,6 +45,20 @@ def label(option, state, decision, uname) -> str | None:
             return f"roll on the MetaChemistry Table for {uname(decision.unit)} (a d20: a MOD or a Special Skill)"
         case "decline", () if decision.kind == "metachemistry":
             return f"do not roll on the MetaChemistry Table for {uname(decision.unit)}"
+        case "none", () if decision.kind == "react":
+            return "no reaction"
+        case "dodge", (uid,):
+            return f"{uname(uid)} dodges (PH Face to Face Roll; won: the attack is cancelled and it moves)"
+        case "change_facing", (uid,):
+            return f"{uname(uid)} changes facing towards {uname(decision.unit)}"
+        case "engage", (uid, x, y):
+            return f"{uname(uid)} engages {uname(decision.unit)}: moves to ({x},{y}), in base contact"
+        case "stay", () if decision.kind == "dodge_move":
+            return f"{uname(decision.unit)} stays where it is"
+        case "dodge_move", (x, y):
+            return f"{uname(decision.unit)} dodges to ({x},{y})"
+        case "terrain", (uid, terrain):
+            return f"{uname(uid)}'s Multiterrain: {terrain}"
         case "reroll", (i,) if decision.kind == "skill_reroll":
             f = state.stack[-1] if state.stack else None
             roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None
@@ -80,5 +94,8 @@ SHOWN = Shown(
             "skill_reroll": "a d20 roll: spend a Command Token to re-roll?",
             "redeploy": "the Infiltration Roll failed: where in your zone, at a table edge, does the unit go?",
             "metachemistry": "MetaChemistry: roll on its table for the unit just placed?",
-            "guts": "hit and still standing: a Guts Roll"},
+            "guts": "hit and still standing: a Guts Roll",
+            "react": "a reaction (ARO): does one of your units react?",
+            "dodge_move": "the Dodge won: where does the unit move?",
+            "terrain": "Multiterrain: which Type of Terrain?"},
 )

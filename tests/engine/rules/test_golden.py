@@ -56,6 +56,18 @@ GOLDEN = [
     ("foundry", 1, 3, ("act", 39, {"aim": 1, "assist": 3, "attack": 1, "boost": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 24, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
     ("foundry", 1, 11, ("act", 51, {"aim": 1, "assist": 3, "attack": 2, "boost": 1, "counter": 1, "create_advantage": 1, "end": 1, "guard": 1, "move": 34, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "rest": 1, "sprint": 1})),
     ("foundry", 1, 5, ("reroll", 2, {"keep": 1, "reroll": 1})),
+    # the skills module's reactions and movement skills on breach: the placement, Multiterrain's
+    # choice (water or jungle), a Heavyweight TAG's turn (no narrow gate; it stops beyond the wide
+    # one), a Multiterrain unit's turn, a Dodge window, the won Dodge's move, an Engage window
+    ("breach", 1, 0, ("deploy", 19, {"deploy": 19})),
+    ("breach", 1, 3, ("terrain", 2, {"terrain": 2})),
+    ("breach", 1, 9, ("act", 45, {"aim": 1, "assist": 2, "attack": 2, "create_advantage": 1, "end": 1, "guard": 1, "move": 32, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    # (the last four moved with the command skills' Guts Rolls, which change the games: 22 -> 40, 98 -> 32,
+    # 99 -> 185, 131 -> 172)
+    ("breach", 1, 40, ("act", 47, {"aim": 1, "assist": 2, "end": 1, "guard": 1, "move": 37, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("breach", 1, 32, ("react", 2, {"dodge": 1, "none": 1})),
+    ("breach", 1, 185, ("dodge_move", 10, {"dodge_move": 9, "stay": 1})),
+    ("breach", 1, 172, ("react", 5, {"engage": 4, "none": 1})),
     ("foundry", 1, 21, ("test_reroll", 2, {"keep": 1, "reroll": 1})),
     # the skills module (seed 003) on dropzone: the deployment phase (side a's zone: 20 cells, one
     # held by a4; side b's likewise), then round 1

@@ -108,6 +108,8 @@ MOVERS = {
     ("engine/rules/morale/courage.py", "retreat"): "the Breakaway Move skips units that may not move",
     ("engine/rules/skills/guts.py", "seek_cover"): "a failed Guts Roll's move: a unit that may not move goes Prone "
                                                     "(test_skills_command.py: ..._fear_with_the_morale_module)",
+    ("engine/rules/skills/reactions.py", "answer_react"): "Engage: _cells is empty (test_skills_reactions)",
+    ("engine/rules/skills/reactions.py", "answer_dodge_move"): "a won Dodge: no Dodge offered (test_skills_reactions)",
 }
 
 

@@ -46,6 +46,9 @@ SHORT = {
     "s_landing": f"{RULES_TESTS}/skills/test_skills_landing.py",
     "s_command": f"{RULES_TESTS}/skills/test_skills_command.py",
     "s_holdout": f"{RULES_TESTS}/skills/test_skills_holdout.py",
+    "s_react": f"{RULES_TESTS}/skills/test_skills_reactions.py",
+    "s_terrain": f"{RULES_TESTS}/skills/test_skills_terrain.py",
+    "s_breach": f"{RULES_TESTS}/skills/test_skills_breach.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",
