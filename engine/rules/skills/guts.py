@@ -94,7 +94,7 @@ def cover_cell(state: State, unit: Unit) -> tuple[int, int] | None:
     near = min(geo.distance(unit.x, unit.y, e.x, e.y) for e in enemies)
     occupied = {(o.x, o.y) for o in state.units.values() if not o.dead and o.deployed and o.id != unit.id}
     cells = []
-    for (x, y), cost in geo.reachable(b, (unit.x, unit.y), STEP, occupied).items():
+    for (x, y), cost in registry.reachable(state, unit, STEP, occupied).items():  # in its own gait (Heavyweight, Multiterrain)
         dist = min(geo.distance(x, y, e.x, e.y) for e in enemies)
         if (x, y) == (unit.x, unit.y) or dist < near or dist <= b.reach:
             continue

@@ -49,8 +49,14 @@ PURPOSE = "dodge"
 
 
 def order(state: State) -> str:
-    """The Order in progress, ``"round:unit"``; "" outside a unit's activation."""
-    return f"{state.round}:{state.turn.unit}" if state.turn is not None else ""
+    """The Order in progress, ``"round:unit"``, and ``":lieutenant order"`` after it when the unit acts
+    again this round by its side's Special Lieutenant Order (skills/command.py), a second Order of
+    the same unit that each enemy may react to again; "" outside a unit's activation."""
+    if state.turn is None:
+        return ""
+    uid = state.turn.unit
+    again = state.lt_order_round[0 if state.units[uid].side == "a" else 1] == state.round and uid in state.coordinated
+    return f"{state.round}:{uid}" + (":lieutenant order" if again else "")
 
 
 def facing(state: State, unit: Unit) -> tuple[int, int]:

@@ -135,6 +135,18 @@ def test_a_unit_reacts_once_per_enemy_order():
     assert not reactions.may_react(sc.state, sc.unit("b1"), sc.unit("a1"))
 
 
+def test_a_units_second_order_by_the_lieutenant_order_is_a_new_order_to_react_to():
+    """The Special Lieutenant Order (skills/command.py) activates the Lieutenant again in the same
+    round: an enemy that reacted to its first Order may react to the second."""
+    sc = game()
+    sc.when("attack", "b1", 0, 0)
+    sc.when("dodge", "b1", dice=(5, 15))
+    assert not reactions.may_react(sc.state, sc.unit("b1"), sc.unit("a1"))
+    sc.state.lt_order_round, sc.state.coordinated = (sc.state.round, 0), ("a1",)  # a1 acts by its Lieutenant Order
+    assert reactions.order(sc.state) == "1:a1:lieutenant order"
+    assert reactions.may_react(sc.state, sc.unit("b1"), sc.unit("a1"))
+
+
 @pytest.mark.parametrize("profile, cells", [("dodger", 2), ("k1", 3), ("k2", 4)])
 def test_kinematika_adds_one_or_two_cells_to_the_dodge_in_reactive_turn(profile, cells):
     sc = game(target=profile)
