@@ -108,6 +108,20 @@ class StateChanged(Event):
     on: bool
 
 
+class PilotDismounted(Event):
+    """Manned / Pilot (skills/manned.py): the Pilot ``pilot`` of the Manned ``unit`` leaves it and is
+    placed at (``x``, ``y``), a unit of its own on the table. ``ejected``: by an enemy Hacking Program
+    (Total Control) in the enemy's turn; else the vehicle's Move of its turn, which goes on as the
+    Pilot's. With the morale module the seed 004 pilot's Endurance and Fear Token go with it."""
+
+    unit: str
+    pilot: str
+    x: int
+    y: int
+    ejected: bool = False
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
           AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
-          CommsAttacked, StateChanged,)
+          CommsAttacked, StateChanged,
+          PilotDismounted,)

@@ -7,9 +7,11 @@ mission writers."""
 
 from __future__ import annotations
 
+import msgspec
+
 from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
-from skirmish.engine.rules.skills import ammunition, catalog
+from skirmish.engine.rules.skills import ammunition, catalog, pilots_mission
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -25,13 +27,28 @@ PROFILE = (
     ("bs", int | None, None),
     ("cc", int | None, None),
     ("arm", int | None, None),
+    ("pilot", str, ""),  # Manned: the key of the profile of its Pilot, the alternative Troop Profile
 )
 UNIT_SPEC = (
     ("deploy", bool, False),  # placed in the deployment phase; ``at`` is then only its time-out cell
+    ("aboard", str, ""),  # a Pilot: the id of the Manned unit it starts aboard (its ``at`` is not used)
 )
 WEAPON_SPEC = (
     ("burst", int, 1),  # B
     ("ammo", list[str], []),  # Special Ammunition, e.g. ["ap", "shock"] (skills/ammunition.py)
+)
+
+
+
+class SkillsSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """The mission's ``[skills]`` table as written (docs/missions.md)."""
+
+    specialist_objectives: list[str] = []  # objectives only Specialist Troopers secure (skills/specialists.py)
+
+
+# the mission file's tables the module reads: (name, type, default), as msgspec.defstruct takes them
+TABLES = (
+    ("skills", SkillsSpec | None, None),
 )
 
 ATTRIBUTE_MAX = 30  # d20 at or under: above 20 every roll passes (rolls.judge), MODs aside
@@ -56,6 +73,7 @@ def check(spec, fail) -> None:
             if ammunition.canonical(ammo) not in ammunition.AMMO:
                 fail(f"weapons.{key}.ammo[{i}]", f"{ammo!r} is not a Special Ammunition: {', '.join(ammunition.AMMO)}")
     _check_deployment(spec, fail)
+    pilots_mission.check(spec, fail)
 
 
 def _refuse_without(spec, fail) -> None:
@@ -72,6 +90,10 @@ def _refuse_without(spec, fail) -> None:
     for i, u in enumerate(spec.units):
         if u.deploy:
             fail(f"units[{i}].deploy", why)
+        if u.aboard:
+            fail(f"units[{i}].aboard", why)
+    if spec.skills is not None:
+        fail("skills", why)
 
 
 def _check_profile(where: str, p, fail) -> None:
@@ -123,9 +145,14 @@ def unit_fields(p) -> dict:
 
 def unit_spec_fields(u) -> dict:
     """The ``Unit`` fields a ``[[units]]`` entry gives: a unit that deploys starts undeployed."""
-    return {"deployed": not u.deploy}
+    return {"deployed": not u.deploy, "vehicle": u.aboard}
 
 
 def weapon_fields(w) -> dict:
     """The ``Weapon`` fields (``skirmish.engine.rules.skills.fields``) a ``[weapons]`` entry gives."""
     return {"burst": w.burst, "ammo": tuple(sorted({ammunition.canonical(a) for a in w.ammo} - {"normal"}))}
+
+
+def game_data(spec, made, fail) -> dict:
+    """The ``[skills]`` table's ``CREATED`` fields (skirmish.engine.rules.skills.fields)."""
+    return {"specialist_objectives": pilots_mission.specialist_objectives(spec, fail)}

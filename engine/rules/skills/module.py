@@ -17,12 +17,14 @@ from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
 from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmanship, narrate, paramedic, regeneration, render, rolls
+from skirmish.engine.rules.skills import manned, specialists
 from skirmish.engine.rules.skills.frames import SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
 OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     regeneration.PURPOSE: regeneration.outcome,
     **comms.OUTCOMES,
+    "hack": manned.hack_outcome,  # after comms': a Total Control may eject a Pilot
 })
 
 # what the skills add to the deployment phase
@@ -36,6 +38,7 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 def _on_idle(ctx: Context) -> None:
     marksmanship.on_idle(ctx)
     deploy.on_idle(ctx, DEPLOYMENT)
+    manned.on_idle(ctx)
 
 
 def _turn_options(state, unit, options: list) -> list:
@@ -46,11 +49,14 @@ def _turn_options(state, unit, options: list) -> list:
 
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
 TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
-                comms.turn_options)
+                comms.turn_options,
+                manned.turn_options,
+                specialists.turn_options)
 
 
 def _can_activate(state, unit) -> bool:
-    return deploy.can_activate(state, unit) and comms.can_activate(state, unit)
+    return deploy.can_activate(state, unit) and comms.can_activate(state, unit) \
+        and manned.can_activate(state, unit)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -58,7 +64,8 @@ def _acts_incapacitated(state, unit) -> bool:
 
 
 # what lets an incapacitated unit be activated: (state, unit) -> bool
-ACTS_INCAPACITATED = (regeneration.acts_incapacitated,)
+ACTS_INCAPACITATED = (regeneration.acts_incapacitated,
+                      manned.acts_incapacitated)
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
@@ -77,9 +84,11 @@ MODULE = Module(
     on_table=deploy.on_table,
     turn_options=_turn_options,
     acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
-          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act},
+          "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act,
+          "dismount": manned.act_dismount},
     on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
+    can_act=manned.can_act,
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,

@@ -77,7 +77,16 @@ NARRATION = {
     sev.StateChanged: lambda e, state, n: f"  {n(e.unit)} {'is now' if e.on else 'is no longer'} {e.state.title()}",
     sev.MediKitUsed: lambda e, state, n: f"  {n(e.unit)} uses a MediKit on {n(e.ally)} (Paramedic)" if e.unit else None,
     sev.WoundRegained: lambda e, state, n: f"  {n(e.unit)}'s Injury is healed",
+    sev.PilotDismounted: lambda e, state, n: _dismounted(e, state, n),
 }
+
+
+def _dismounted(e: sev.PilotDismounted, state, n) -> str:
+    """The Pilot is still aboard in the state before the event: named from there."""
+    pilot = state.aboard.get(e.unit) if state is not None else None
+    who = f"{pilot.name} [{pilot.id}]" if pilot is not None else e.pilot
+    how = "is ejected by the Hacking Program" if e.ejected else "dismounts (Move), and the Order goes on as the Pilot's"
+    return f"  {who}, the Pilot of {n(e.unit)}, {how}: placed at ({e.x},{e.y})"
 
 
 def skill_roll(e, purpose: str, results: tuple[int, ...], replaced: str) -> str:
