@@ -40,6 +40,9 @@ SHORT = {
     "s_regen": f"{RULES_TESTS}/skills/test_skills_regeneration.py",
     "s_medic": f"{RULES_TESTS}/skills/test_skills_paramedic.py", "s_comms": f"{RULES_TESTS}/skills/test_skills_comms.py",
     "s_uplink": f"{RULES_TESTS}/skills/test_skills_uplink.py",
+    "s_manned": f"{RULES_TESTS}/skills/test_skills_manned.py",
+    "s_special": f"{RULES_TESTS}/skills/test_skills_specialists.py",
+    "s_hangar": f"{RULES_TESTS}/skills/test_skills_hangar.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",

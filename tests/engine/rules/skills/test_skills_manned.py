@@ -312,3 +312,12 @@ def test_the_dismount_is_labelled_and_narrated():
     ev = sc.when("dismount", 4, 2)
     line = describe(of_type(ev, PilotDismounted)[0], copy)
     assert "p1" in line and "Pilot of" in line and "(4,2)" in line
+
+
+def test_with_morale_the_pilot_of_an_unconscious_tag_is_not_counted_for_the_courage_test():
+    # "not considered either as a survivor or a casualty for Victory Points, Retreat! or any other
+    # purposes": Retreat! is seed 004's Courage Test with the morale module; its VP leave p1 out
+    sc = game(modules=("skills", "morale"))
+    sc.given(InjurySuffered(unit="a1", lethal=False, result="nonlethal"))
+    assert courage.vp(sc.state, "a") == (3 + 1, 3)  # a1 and a2; p1 (1 point) aboard is neither
+    assert courage.lost_units(sc.state, "a") == 1
