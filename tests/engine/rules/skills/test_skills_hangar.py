@@ -48,8 +48,8 @@ def test_in_random_play_pilots_dismount_and_paramedics_secure_the_consoles():
         assert report.ok, report.problem
         dismounts += [e for e in events if isinstance(e, PilotDismounted)]
         consoles += [e for e in events if isinstance(e, ObjectiveSecured) and e.objective in ("west", "east")]
-    assert dismounts and {e.pilot for e in dismounts} == {"b2"}
-    assert consoles and {e.unit for e in consoles} <= {"a2", "a3", "b3"}  # the Paramedics only
+    assert dismounts and {e.pilot for e in dismounts} == {"b4"}
+    assert consoles and {e.unit for e in consoles} <= {"a2", "a3", "b1"}  # the Paramedics only
 
 
 def test_greedy_and_mcts_play_hangar_to_the_end():
@@ -60,10 +60,10 @@ def test_greedy_and_mcts_play_hangar_to_the_end():
 
 def _unconscious_tag_turn():
     """hangar played from the start with the bots' own defaults until side b activates, with its
-    TAG b1 Unconscious: b1's turn, whose options are ending it or dismounting."""
+    TAG b3 Unconscious: b3's turn, whose options are ending it or dismounting."""
     m = hangar_with()
     state = initial_state(game_created("g", m, "local", ""))
-    evolve(state, InjurySuffered(unit="b1", lethal=False, result="nonlethal"))
+    evolve(state, InjurySuffered(unit="b3", lethal=False, result="nonlethal"))
     dice = LocalDice(5)
     for e in decide(state, Start(), dice):
         evolve(state, e)
@@ -73,7 +73,7 @@ def _unconscious_tag_turn():
         for e in decide(state, Choose(p.id, option, p.side), dice):
             evolve(state, e)
     p = state.pending
-    for e in decide(state, Choose(p.id, ("unit", "b1"), "b"), dice):
+    for e in decide(state, Choose(p.id, ("unit", "b3"), "b"), dice):
         evolve(state, e)
     return state
 
@@ -81,7 +81,7 @@ def _unconscious_tag_turn():
 def test_the_bots_dismount_the_pilot_of_an_unconscious_tag():
     state = _unconscious_tag_turn()
     d = state.pending
-    assert d.kind == "act" and d.unit == "b1" and {o[0] for o in d.options} == {"end", "dismount"}
+    assert d.kind == "act" and d.unit == "b3" and {o[0] for o in d.options} == {"end", "dismount"}
     for bot in (GreedyBot(1), MctsBot(2, iterations=30)):
         bot.new_game("b")
         assert bot.choose(state, d)[0] == "dismount", type(bot).__name__
