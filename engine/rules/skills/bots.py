@@ -145,10 +145,29 @@ def _terrain(state, d, kit) -> list[float]:
     return [0.001 * state.board.cells.count(CHARS[o[2]]) for o in d.options]
 
 
+def _dismount(state, unit, o, kit) -> float:
+    """Dismounting an Unconscious vehicle puts its Pilot back in the fight; leaving a sound one
+    gives up the vehicle's Orders (its lookahead sees the rest)."""
+    pilot = state.aboard.get(unit.id)
+    worth = pilot.points if pilot is not None else 0
+    return 0.8 * worth if unit.incapacitated else -0.5 * unit.points
+
+
+def manned_term(state, side: str, active: list, kit) -> float:
+    """A Pilot aboard a sound vehicle is part of it (safe, off the table); an empty vehicle is no
+    fighter though the evaluation counts it standing: the first adds, the second takes away."""
+    aboard = sum(p.points for vid, p in state.aboard.items()
+                 if p.side == side and vid in state.units and not state.units[vid].incapacitated)
+    empty = sum(state.units[vid].points for vid in state.dismounted
+                if state.units[vid].side == side and not state.units[vid].incapacitated)
+    return aboard - empty
+
+
 HOOKS = BotHooks(
+    terms=(("manned", 0.5, manned_term),),
     option_values={"aimed_shot": _aimed_shot, "regenerate": _regenerate, "medikit": _medikit,
                    "hack": _comms, "observe": _comms, "sat_lock": _comms,
-                   "withdraw": _withdraw},
+                   "withdraw": _withdraw, "dismount": _dismount},
     scorers={"deploy": _deploy, "skill_reroll": _reroll,
              "redeploy": _deploy, "metachemistry": _metachemistry,
              "guts": _guts,

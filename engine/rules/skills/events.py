@@ -210,6 +210,19 @@ class TerrainChosen(Event):
     terrain: str
 
 
+class PilotDismounted(Event):
+    """Manned / Pilot (skills/manned.py): the Pilot ``pilot`` of the Manned ``unit`` leaves it and is
+    placed at (``x``, ``y``), a unit of its own on the table. ``ejected``: by an enemy Hacking Program
+    (Total Control) in the enemy's turn; else the vehicle's Move of its turn, which goes on as the
+    Pilot's. With the morale module the seed 004 pilot's Endurance and Fear Token go with it."""
+
+    unit: str
+    pilot: str
+    x: int
+    y: int
+    ejected: bool = False
+
+
 EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToFaceResolved,
           AmmunitionUsed, AttackModified, AimedShot, WoundRegained, MediKitUsed,
           CommsAttacked, StateChanged,
@@ -221,4 +234,5 @@ EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToF
           ReactionDeclared,
           FacingChanged,
           AttackDodged,
-          TerrainChosen,)
+          TerrainChosen,
+          PilotDismounted,)

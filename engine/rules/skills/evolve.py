@@ -171,6 +171,41 @@ def _terrain_chosen(s: State, e: ev.TerrainChosen) -> None:
     s.terrains = tuple(sorted(s.terrains + ((e.unit, e.terrain),)))
 
 
+def initial(s: State, created) -> None:
+    """Each Pilot (a unit with a ``vehicle``) starts aboard its Manned unit, off the table; the
+    mission's specialist objectives."""
+    for uid in [u.id for u in s.units.values() if u.vehicle]:
+        pilot = s.units.pop(uid)
+        s.aboard[pilot.vehicle] = pilot
+    s.specialist_objectives = tuple(created.specialist_objectives)
+
+
+def _pilot_dismounted(s: State, e: ev.PilotDismounted) -> None:
+    v = _unit(s, e.unit)
+    pilot = s.aboard.get(e.unit)
+    if pilot is None or pilot.id != e.pilot or v.dead:
+        raise InvalidEvent(f"{e.unit} has no Pilot {e.pilot} aboard")
+    if not (0 <= e.x < s.board.width and 0 <= e.y < s.board.height):
+        raise InvalidEvent(f"({e.x},{e.y}) is off the board")
+    if not e.ejected and (s.turn is None or s.turn.unit != e.unit):
+        raise InvalidEvent(f"{e.unit} is not acting: its Pilot dismounts only in its turn")
+    del s.aboard[e.unit]
+    pilot.x, pilot.y = e.x, e.y
+    pilot.acted = v.acted
+    # seed 004 with the morale module: the vehicle's pilot is this Pilot; its Endurance and Fear go with it
+    if v.endurance_max:
+        pilot.endurance = min(v.endurance, pilot.endurance_max or v.endurance)
+        pilot.fear, pilot.unconscious = v.fear, v.unconscious
+        v.endurance = v.endurance_max = 0
+        v.unconscious = v.fear = False
+    v.readied = v.guarding = False  # no AROs for the empty vehicle
+    s.units[pilot.id] = pilot
+    s.units = dict(sorted(s.units.items()))  # as a clone orders them (skirmish.engine.clone)
+    s.dismounted = tuple(sorted({*s.dismounted, e.unit}))
+    if not e.ejected:  # the vehicle's Move Short Skill dismounts; the turn goes on as the Pilot's
+        s.turn.unit = pilot.id
+
+
 HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.DeploymentStarted: _deployment_started,
     ev.UnitDeployed: _unit_deployed,
@@ -197,4 +232,5 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.FacingChanged: _facing_changed,
     ev.AttackDodged: _read,
     ev.TerrainChosen: _terrain_chosen,
+    ev.PilotDismounted: _pilot_dismounted,
 }

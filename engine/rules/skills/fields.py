@@ -9,6 +9,8 @@ Silhouette 2; a weapon of Burst 1), so a game without the module leaves every on
 
 from __future__ import annotations
 
+import msgspec
+
 UNIT = (
     ("skills", tuple[str, ...], ()),  # canonical "name level" entries, sorted (skirmish.engine.rules.skills.catalog)
     ("troop_type", str, "LI"),  # LI, MI, HI, TAG, REM, SK, WB
@@ -21,6 +23,7 @@ UNIT = (
     ("cc", int | None, None),
     ("arm", int | None, None),
     ("deployed", bool, True),  # False until the unit is placed in the deployment phase
+    ("vehicle", str, ""),  # a Pilot: the Manned unit whose alternative Troop Profile it is (skills/manned.py)
 )
 
 STATE = (
@@ -48,9 +51,20 @@ STATE = (
     ("reacted_in", str, ""),  # that Order: "round:unit"
     ("facings", tuple[tuple[str, int, int], ...], ()),  # (unit, dx, dy): facings changed by Change Facing, sorted
     ("terrains", tuple[tuple[str, str], ...], ()),  # (unit, terrain): Multiterrain's choices, sorted
+    # Manned (skills/manned.py): each Pilot still aboard, by its vehicle's id, kept off ``units`` (not on
+    # the table, not a target, not activated, neither survivor nor casualty) until it dismounts; and the
+    # vehicles whose Pilot has dismounted, sorted. ("Unit": the model's, named where it is defined.)
+    ("aboard", "dict[str, Unit]", msgspec.field(default_factory=dict)),
+    ("dismounted", tuple[str, ...], ()),
+    # the objectives only Specialist Troopers may secure (a mission's [skills] table; skills/specialists.py)
+    ("specialist_objectives", tuple[str, ...], ()),
 )
 
 WEAPON = (
     ("burst", int, 1),  # B: the shots of one BS Attack (Marksmanship LX reduces it to 1)
     ("ammo", tuple[str, ...], ()),  # its Special Ammunition (skirmish.engine.rules.skills.ammunition); () Normal
+)
+
+CREATED = (
+    ("specialist_objectives", tuple[str, ...], ()),  # the mission's [skills] specialist_objectives
 )

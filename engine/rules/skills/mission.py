@@ -7,11 +7,12 @@ mission writers."""
 
 from __future__ import annotations
 
+import msgspec
+
 from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
-from skirmish.engine.rules.skills import ammunition, catalog
+from skirmish.engine.rules.skills import ammunition, catalog, pilots_mission, terrain
 from skirmish.engine.rules.skills import command_mission
-from skirmish.engine.rules.skills import ammunition, catalog, terrain
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -27,13 +28,28 @@ PROFILE = (
     ("bs", int | None, None),
     ("cc", int | None, None),
     ("arm", int | None, None),
+    ("pilot", str, ""),  # Manned: the key of the profile of its Pilot, the alternative Troop Profile
 )
 UNIT_SPEC = (
     ("deploy", bool, False),  # placed in the deployment phase; ``at`` is then only its time-out cell
+    ("aboard", str, ""),  # a Pilot: the id of the Manned unit it starts aboard (its ``at`` is not used)
 )
 WEAPON_SPEC = (
     ("burst", int, 1),  # B
     ("ammo", list[str], []),  # Special Ammunition, e.g. ["ap", "shock"] (skills/ammunition.py)
+)
+
+
+
+class SkillsSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """The mission's ``[skills]`` table as written (docs/missions.md)."""
+
+    specialist_objectives: list[str] = []  # objectives only Specialist Troopers secure (skills/specialists.py)
+
+
+# the mission file's tables the module reads: (name, type, default), as msgspec.defstruct takes them
+TABLES = (
+    ("skills", SkillsSpec | None, None),
 )
 
 ATTRIBUTE_MAX = 30  # d20 at or under: above 20 every roll passes (rolls.judge), MODs aside
@@ -61,6 +77,7 @@ def check(spec, fail) -> None:
     _check_deployment(spec, fail)
     command_mission.check(spec, fail)
     terrain.check(spec, fail)
+    pilots_mission.check(spec, fail)
 
 
 def _refuse_without(spec, fail) -> None:
@@ -77,6 +94,10 @@ def _refuse_without(spec, fail) -> None:
     for i, u in enumerate(spec.units):
         if u.deploy:
             fail(f"units[{i}].deploy", why)
+        if u.aboard:
+            fail(f"units[{i}].aboard", why)
+    if spec.skills is not None:
+        fail("skills", why)
 
 
 def _check_profile(where: str, p, fail) -> None:
@@ -132,9 +153,14 @@ def unit_fields(p) -> dict:
 
 def unit_spec_fields(u) -> dict:
     """The ``Unit`` fields a ``[[units]]`` entry gives: a unit that deploys starts undeployed."""
-    return {"deployed": not u.deploy}
+    return {"deployed": not u.deploy, "vehicle": u.aboard}
 
 
 def weapon_fields(w) -> dict:
     """The ``Weapon`` fields (``skirmish.engine.rules.skills.fields``) a ``[weapons]`` entry gives."""
     return {"burst": w.burst, "ammo": tuple(sorted({ammunition.canonical(a) for a in w.ammo} - {"normal"}))}
+
+
+def game_data(spec, made, fail) -> dict:
+    """The ``[skills]`` table's ``CREATED`` fields (skirmish.engine.rules.skills.fields)."""
+    return {"specialist_objectives": pilots_mission.specialist_objectives(spec, fail)}

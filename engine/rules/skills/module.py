@@ -20,6 +20,7 @@ from skirmish.engine.rules.skills import bots, comms, deploy, events, marksmansh
 from skirmish.engine.rules.skills import dogged, infiltrate, metachemistry
 from skirmish.engine.rules.skills import command, guts
 from skirmish.engine.rules.skills import reactions, terrain
+from skirmish.engine.rules.skills import manned, specialists
 from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -30,6 +31,7 @@ OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     **guts.OUTCOMES,
     command.RESET: command.reset_outcome,
     reactions.PURPOSE: reactions.outcome,
+    "hack": manned.hack_outcome,  # after comms': a Total Control may eject a Pilot
 })
 
 # what the skills add to the deployment phase
@@ -53,7 +55,7 @@ def _on_idle(ctx: Context) -> None:
 
 
 # what the skills do whenever nothing else is going on, in order: (ctx) -> None
-ON_IDLE = (guts.on_idle, command.on_idle)
+ON_IDLE = (guts.on_idle, command.on_idle, manned.on_idle)
 
 
 def _turn_options(state, unit, options: list) -> list:
@@ -66,11 +68,14 @@ def _turn_options(state, unit, options: list) -> list:
 TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
                 comms.turn_options,
                 metachemistry.turn_options,
-                command.turn_options)
+                command.turn_options,
+                manned.turn_options,
+                specialists.turn_options)
 
 
 def _can_activate(state, unit) -> bool:
-    return deploy.can_activate(state, unit) and comms.can_activate(state, unit) and command.can_activate(state, unit)
+    return deploy.can_activate(state, unit) and comms.can_activate(state, unit) \
+        and command.can_activate(state, unit) and manned.can_activate(state, unit)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -78,7 +83,8 @@ def _acts_incapacitated(state, unit) -> bool:
 
 
 # what lets an incapacitated unit be activated: (state, unit) -> bool
-ACTS_INCAPACITATED = (regeneration.acts_incapacitated,)
+ACTS_INCAPACITATED = (regeneration.acts_incapacitated,
+                      manned.acts_incapacitated)
 
 
 def _on_end_phase(ctx: Context) -> None:
@@ -109,9 +115,10 @@ MODULE = Module(
     turn_options=_turn_options,
     acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
           "medikit": paramedic.act_medikit, "hack": comms.act, "observe": comms.act, "sat_lock": comms.act,
-          "withdraw": command.act_withdraw},
+          "withdraw": command.act_withdraw, "dismount": manned.act_dismount},
     on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
+    can_act=manned.can_act,
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,

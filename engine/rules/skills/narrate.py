@@ -124,6 +124,7 @@ NARRATION = {
     sev.FacingChanged: _facing,
     sev.AttackDodged: lambda e, state, n: f"  {n(e.unit)} dodges {n(e.attacker)}'s attack: the attack is cancelled",
     sev.TerrainChosen: lambda e, state, n: f"  {n(e.unit)} chooses {e.terrain} for its Multiterrain",
+    sev.PilotDismounted: lambda e, state, n: _dismounted(e, state, n),
 }
 
 GUTS = {"roll": "makes a Guts Roll (WIP)", "religious": "holds its ground (Religious Troop: Guts Roll passed)",
@@ -133,6 +134,14 @@ GUTS = {"roll": "makes a Guts Roll (WIP)", "religious": "holds its ground (Relig
 
 def _guts(e, n) -> str | None:
     return f"  {n(e.unit)} {GUTS[e.how]}" if GUTS.get(e.how) else None
+
+
+def _dismounted(e: sev.PilotDismounted, state, n) -> str:
+    """The Pilot is still aboard in the state before the event: named from there."""
+    pilot = state.aboard.get(e.unit) if state is not None else None
+    who = f"{pilot.name} [{pilot.id}]" if pilot is not None else e.pilot
+    how = "is ejected by the Hacking Program" if e.ejected else "dismounts (Move), and the Order goes on as the Pilot's"
+    return f"  {who}, the Pilot of {n(e.unit)}, {how}: placed at ({e.x},{e.y})"
 
 
 def skill_roll(e, purpose: str, results: tuple[int, ...], replaced: str) -> str:

@@ -14,6 +14,8 @@ def unit_flags(u) -> list[str]:
     attributes -- for a unit that has skills or is not a Regular LI of S2 (every unit of a game
     without the module is one, and shows nothing more than before)."""
     flags = [] if u.deployed else ["not deployed"]
+    if u.vehicle:
+        flags.append(f"Pilot of {u.vehicle}")
     if u.skills or (u.troop_type, u.silhouette, u.training) != ("LI", 2, "regular"):
         flags.append(f"{u.troop_type} S{u.silhouette}" + (" irregular" if u.training == "irregular" else ""))
         flags += list(u.skills)
@@ -59,6 +61,8 @@ def label(option, state, decision, uname) -> str | None:
             return f"{uname(decision.unit)} dodges to ({x},{y})"
         case "terrain", (uid, terrain):
             return f"{uname(uid)}'s Multiterrain: {terrain}"
+        case "dismount", (x, y):
+            return f"dismount the Pilot of {uname(decision.unit)} at ({x},{y}) (Move; the Order goes on as the Pilot's)"
         case "reroll", (i,) if decision.kind == "skill_reroll":
             f = state.stack[-1] if state.stack else None
             roller = f.rollers[i] if f is not None and i < len(getattr(f, "rollers", ())) else None
@@ -86,10 +90,20 @@ def status(state, side) -> list[str]:
     return lines
 
 
+def places(state) -> list[str]:
+    """The Pilots aboard their Manned units, the empty ones, and the specialist objectives."""
+    lines = [f"{p.name} [{p.id}], the Pilot of {vid}, is aboard (off the table)" for vid, p in sorted(state.aboard.items())]
+    lines += [f"{vid}: its Pilot has dismounted (no Orders or AROs; still a target)" for vid in state.dismounted]
+    if state.specialist_objectives:
+        lines.append("only Specialist Troopers (Paramedics) secure: " + ", ".join(state.specialist_objectives))
+    return lines
+
+
 SHOWN = Shown(
     unit_flags=unit_flags,
     label=label,
     status=status,
+    places=places,
     titles={"deploy": "deployment: where does the unit go?",
             "skill_reroll": "a d20 roll: spend a Command Token to re-roll?",
             "redeploy": "the Infiltration Roll failed: where in your zone, at a table edge, does the unit go?",

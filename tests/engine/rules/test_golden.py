@@ -103,6 +103,17 @@ GOLDEN = [
     ("holdout", 1, 44, ("guts", 2, {"cover": 1, "hold": 1})),
     ("holdout", 5, 159, ("guts", 2, {"hold": 1, "roll": 1})),
     ("holdout", 1, 12, ("act", 13, {"assist": 3, "attack": 4, "create_advantage": 2, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
+    # the skills module's Manned and Pilot on hangar: the TAG b3 with its Pilot aboard may dismount it
+    # (7 free cells around it); placed on the table, the Pilot b4 meets a Ready reaction; its Order
+    # after dismounting (the Movement taken, no Momentum for another Minor Action); after a Total
+    # Control ejected b4, side b activates b1 and b4, not the Possessed and empty TAG; a Paramedic
+    # next to a specialist console
+    ("hangar", 8, 10, ("act", 80, {"aim": 1, "assist": 2, "attack": 8, "create_advantage": 4, "direct": 2, "dismount": 7, "end": 1, "guard": 1, "move": 49, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
+    ("hangar", 8, 11, ("ready", 3, {"fire": 2, "hold": 1})),
+    ("hangar", 8, 13, ("act", 19, {"assist": 3, "attack": 8, "create_advantage": 4, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
+    ("hangar", 1, 12, ("activate", 2, {"unit": 2})),
+    # (the Paramedic's position moved with the command skills' Guts Rolls: (2, 117) -> (1, 97))
+    ("hangar", 1, 97, ("act", 68, {"aim": 1, "attack": 8, "create_advantage": 2, "end": 1, "guard": 1, "interact": 1, "move": 49, "prepare": 1, "prone": 1, "ready": 1, "recover": 1, "sprint": 1})),
 ]
 
 

@@ -49,6 +49,9 @@ SHORT = {
     "s_react": f"{RULES_TESTS}/skills/test_skills_reactions.py",
     "s_terrain": f"{RULES_TESTS}/skills/test_skills_terrain.py",
     "s_breach": f"{RULES_TESTS}/skills/test_skills_breach.py",
+    "s_manned": f"{RULES_TESTS}/skills/test_skills_manned.py",
+    "s_special": f"{RULES_TESTS}/skills/test_skills_specialists.py",
+    "s_hangar": f"{RULES_TESTS}/skills/test_skills_hangar.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",
