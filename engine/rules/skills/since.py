@@ -42,3 +42,12 @@ def passing(rule: Callable) -> Callable:
     def gated(state, unit, value):
         return rule(state, unit, value) if since(state, V0_3) else value
     return gated
+
+
+def either(rule: Callable, old: Callable) -> Callable:
+    """``rule(ctx, *args)``, or ``old(ctx, *args)`` (what the module did before) in an older game:
+    for a rule that replaces an older one in a table (a roll purpose's outcome)."""
+    @functools.wraps(rule)
+    def gated(ctx, *args):
+        return (rule if since(ctx.state, V0_3) else old)(ctx, *args)
+    return gated
