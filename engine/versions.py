@@ -18,6 +18,7 @@ from __future__ import annotations
 VERSIONS: tuple[str, ...] = (
     "0.1.0",  # the first release
     "0.2.0",  # issue 12's rules fixes (docs/decisions.md "Verification re-runs the rules")
+    "0.3.0",  # the skills module's rules since its first release (docs/decisions.md "Old games verify forever")
 )
 ENGINE_VERSION = VERSIONS[-1]
 
@@ -25,6 +26,9 @@ V0_1 = 0
 V0_2 = 1  # counter-blow as the winner's own declaration, 8-die salts, wounded(n) by whole quarters,
 #           a captive no enemy in Reach, can_move / can_act vetoes, Command Token re-rolls of other
 #           modules' rolls
+V0_3 = 2  # the skills module (seed 003) grown since 0.2.0: Guts Rolls, reactions (Dodge, Change Facing,
+#           Engage, Kinematika), Infiltrate, Mechanized Deployment, MetaChemistry, V: Dogged, Lieutenant Orders,
+#           Retreat!, Heavyweight / Multiterrain gaits (skirmish.engine.rules.skills.since gates them)
 CURRENT = len(VERSIONS) - 1
 
 

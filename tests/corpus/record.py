@@ -4,6 +4,7 @@ Usage, from the repository's top level with the project's venv::
 
     python tests/corpus/record.py                 # into tests/corpus/<ENGINE_VERSION>/
     python tests/corpus/record.py --out DIR       # somewhere else
+    python tests/corpus/record.py --only dropzone uplink   # only these missions
 
 Every bundled mission (``server/missions/*.toml``: one without modules, one per module) and the
 two-module games of ``tests/engine/rules/test_two_module_playouts.py`` (foundry with capture,
@@ -86,14 +87,19 @@ def bundled(mission_id: str):
 # (mission, builder); each is played with every (bot a, bot b, seed) of GAMES
 MISSION_SET = [(m, bundled(m)) for m in ("ridge", "outpost", "snatch", "knives", "foundry")] + [
     ("foundry-capture", foundry_with_capture), ("knives-morale", knives_with_morale)]
+# the skills module's missions (seed 003, since 0.2.0), those the checkout the script runs from has
+SKILLS_MISSIONS = ("dropzone", "uplink", "landing", "holdout", "breach", "hangar")
+MISSION_SET += [(m, bundled(m)) for m in SKILLS_MISSIONS if (MISSIONS / f"{m}.toml").exists()]
 # two games each keep the corpus small (about 2 MB a version): greedy against greedy, random against greedy
 GAMES = [("greedy", "greedy", 1), ("random", "greedy", 3)]
 
 
-async def record(out: Path) -> list[Path]:
+async def record(out: Path, only: set[str] | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, build in MISSION_SET:
+        if only and name not in only:
+            continue
         mission = build()
         for bot_a, bot_b, seed in GAMES:
             store = MemoryStore()
@@ -117,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / ENGINE_VERSION,
                         help="the folder to write into (default: tests/corpus/<ENGINE_VERSION>)")
+    parser.add_argument("--only", nargs="+", metavar="MISSION",
+                        help="record only these missions (e.g. a later-added mission into an old version's folder)")
     args = parser.parse_args(argv)
-    asyncio.run(record(args.out))
+    asyncio.run(record(args.out, set(args.only) if args.only else None))
     return 0
 
 

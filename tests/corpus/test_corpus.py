@@ -21,6 +21,14 @@ CORPUS = Path(__file__).resolve().parent
 FILES = sorted(CORPUS.glob("*/*.skr"))
 VERSIONS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
 BUNDLED = sorted(p.stem for p in (CORPUS.parents[1] / "server" / "missions").glob("*.toml"))
+# the engine version each bundled mission came with, where later than the first (dropzone and uplink
+# came with the skills module in 0.2.0; 0.2.0's games of them were recorded afterwards, by that engine)
+SINCE = {"dropzone": "0.2.0", "uplink": "0.2.0", "landing": "0.3.0", "holdout": "0.3.0", "breach": "0.3.0",
+         "hangar": "0.3.0"}
+
+
+def _level(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in version.split("."))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -40,8 +48,10 @@ def test_each_version_covers_every_bundled_mission_and_module_and_two_modules(ve
     modules = {m for e in created for m in e.modules}
     assert {"capture", "challenges", "morale"} <= modules
     # every bundled mission the version could play: one with a module newer than the version's
-    # corpus (the skills module, seed 003, came after 0.2.0's) has no game of it
-    playable = {m for m, mission in bundled().items() if set(mission.modules) <= modules}
+    # corpus (the skills module, seed 003, came with 0.2.0: 0.1.0 has none) or a mission newer than
+    # the version (SINCE) has no game of it
+    playable = {m for m, mission in bundled().items() if set(mission.modules) <= modules
+                and _level(SINCE.get(m, VERSIONS[0])) <= _level(version)}
     assert set(BUNDLED) - playable <= {m for m, mission in bundled().items() if "skills" in mission.modules}
     assert playable <= missions, f"{version}: no game of {sorted(playable - missions)}"
     assert any(len(e.modules) >= 2 for e in created)

@@ -13,6 +13,7 @@ import pytest
 
 from skirmish.engine import events as ev
 from skirmish.engine.codec import decode_event
+from skirmish.engine.mission import ENGINE_VERSION
 from skirmish.server import cli
 from skirmish.server.store import SQLiteStore
 
@@ -147,7 +148,7 @@ def test_import_of_a_missing_file_is_refused(capsys, tmp_path: Path) -> None:
     assert not other.exists()
 
 
-@pytest.mark.parametrize("part", [b"Lt. Cmdr. Hale", b"0.2.0"])
+@pytest.mark.parametrize("part", [b"Lt. Cmdr. Hale", ENGINE_VERSION.encode()])
 def test_verify_file_fails_on_a_file_whose_events_were_altered(capsys, played, tmp_path: Path, part: bytes) -> None:
     """``verify --file`` on a replay file with one byte of an event changed must not say OK.
 

@@ -5,7 +5,8 @@ Its base (issue 14): the skills a profile carries and seed 003's attributes (``c
 phase (``deploy``). Each skill adds, in its own file of this folder, what it needs to the tables
 below (``OUTCOMES``: what a settled roll of a purpose does; ``DEPLOYMENT``: where a unit may be
 placed and what follows a placement) and its hooks to ``MODULE``. docs/rules.md, seed 003, maps
-the seed to the code.
+the seed to the code. A rule added after the module's first release (engine 0.2.0) is wrapped in
+``since`` (``since.on_state``, ``since.on_ctx``, ``since.passing``): a 0.2.0 game re-runs without it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from skirmish.engine.rules.skills import dogged, infiltrate, metachemistry
 from skirmish.engine.rules.skills import command, guts
 from skirmish.engine.rules.skills import reactions, terrain
 from skirmish.engine.rules.skills import manned, specialists
+from skirmish.engine.rules.skills import since
 from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -31,13 +33,13 @@ OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     **guts.OUTCOMES,
     command.RESET: command.reset_outcome,
     reactions.PURPOSE: reactions.outcome,
-    "hack": manned.hack_outcome,  # after comms': a Total Control may eject a Pilot
+    "hack": since.either(manned.hack_outcome, comms.OUTCOMES["hack"]),  # after comms': a Total Control may eject a Pilot
 })
 
 # what the skills add to the deployment phase
-DEPLOYMENT = deploy.Extensions(cells=(infiltrate.cells, infiltrate.mechanized_cells), after=(
-    infiltrate.after,
-    terrain.after_deploy,
+DEPLOYMENT = deploy.Extensions(cells=(since.passing(infiltrate.cells), since.passing(infiltrate.mechanized_cells)), after=(
+    since.on_ctx(infiltrate.after),
+    since.on_ctx(terrain.after_deploy),
 ))
 
 
@@ -47,7 +49,7 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 def _on_idle(ctx: Context) -> None:
     marksmanship.on_idle(ctx)
-    if not metachemistry.on_idle(ctx):  # a MetaChemistry roll asked: the next placement waits
+    if not since.on_ctx(metachemistry.on_idle, False)(ctx):  # a MetaChemistry roll asked: the next placement waits
         deploy.on_idle(ctx, DEPLOYMENT)
     for idle in ON_IDLE:
         if ctx.state.pending is None:
@@ -55,7 +57,7 @@ def _on_idle(ctx: Context) -> None:
 
 
 # what the skills do whenever nothing else is going on, in order: (ctx) -> None
-ON_IDLE = (guts.on_idle, command.on_idle, manned.on_idle)
+ON_IDLE = (since.on_ctx(guts.on_idle), since.on_ctx(command.on_idle), since.on_ctx(manned.on_idle))
 
 
 def _turn_options(state, unit, options: list) -> list:
@@ -67,15 +69,19 @@ def _turn_options(state, unit, options: list) -> list:
 # what the skills add to a unit's "act" options, in order: (state, unit, options) -> options
 TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.turn_options,
                 comms.turn_options,
-                metachemistry.turn_options,
-                command.turn_options,
-                manned.turn_options,
-                specialists.turn_options)
+                since.passing(metachemistry.turn_options),
+                since.passing(command.turn_options),
+                since.passing(manned.turn_options),
+                since.passing(specialists.turn_options))
 
 
 def _can_activate(state, unit) -> bool:
     return deploy.can_activate(state, unit) and comms.can_activate(state, unit) \
-        and command.can_activate(state, unit) and manned.can_activate(state, unit)
+        and _command_can_activate(state, unit) and _manned_can_activate(state, unit)
+
+
+_command_can_activate = since.on_state(command.can_activate, True)
+_manned_can_activate = since.on_state(manned.can_activate, True)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -84,7 +90,7 @@ def _acts_incapacitated(state, unit) -> bool:
 
 # what lets an incapacitated unit be activated: (state, unit) -> bool
 ACTS_INCAPACITATED = (regeneration.acts_incapacitated,
-                      manned.acts_incapacitated)
+                      since.on_state(manned.acts_incapacitated, False))
 
 
 def _on_end_phase(ctx: Context) -> None:
@@ -94,8 +100,8 @@ def _on_end_phase(ctx: Context) -> None:
 
 # what the skills do in the End Phase, in order: (ctx) -> None
 END_PHASE = (comms.on_end_phase,
-             dogged.on_end_phase,  # a Dogged unit dies before Retreat! counts the losses
-             command.end_phase,)
+             since.on_ctx(dogged.on_end_phase),  # a Dogged unit dies before Retreat! counts the losses
+             since.on_ctx(command.end_phase),)
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
@@ -118,7 +124,7 @@ MODULE = Module(
           "withdraw": command.act_withdraw, "dismount": manned.act_dismount},
     on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
-    can_act=manned.can_act,
+    can_act=since.on_state(manned.can_act, True),
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,
@@ -131,17 +137,17 @@ MODULE = Module(
               "redeploy": lambda d: d.options[0], "metachemistry": lambda d: ("roll",),
               "guts": lambda d: d.options[0],
               "react": lambda d: ("none",), "dodge_move": lambda d: ("stay",), "terrain": lambda d: d.options[0]},
-    on_hit=guts.on_hit,
-    can_retreat=command.can_retreat,
-    breaks_away=command.breaks_away,
+    on_hit=since.on_ctx(guts.on_hit),
+    can_retreat=since.on_state(command.can_retreat, True),
+    breaks_away=since.on_state(command.breaks_away, True),
     frame_steps={SkillRollFrame: _roll_step,
                  ReactionFrame: reactions.step},
-    on_injury=dogged.on_injury,
-    movement_bonus=metachemistry.movement_bonus,
-    attack_difficulty=metachemistry.attack_difficulty,
-    gait=terrain.gait,
-    on_attack_declared=reactions.on_attack_declared,
-    after_move=reactions.after_move,
+    on_injury=since.on_ctx(dogged.on_injury),
+    movement_bonus=since.on_state(metachemistry.movement_bonus, 0),
+    attack_difficulty=since.on_state(metachemistry.attack_difficulty, 0),
+    gait=since.on_state(terrain.gait),
+    on_attack_declared=since.on_ctx(reactions.on_attack_declared),
+    after_move=since.on_ctx(reactions.after_move),
     events=events.EVENTS,
     narration=narrate.NARRATION,
     rolls_narration=narrate.ROLLS,
