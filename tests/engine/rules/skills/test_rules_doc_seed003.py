@@ -76,3 +76,10 @@ def test_the_check_finds_a_sentence_left_out():
     assert unmapped(seed, "## Seed 003\n\"cannot cross Narrow Gates, no matter\"\n" + flavour) == []
     assert unmapped(seed, "## Seed 003\nnothing\n" + flavour) == ["Troopers possessing this Special Skill cannot cross Narrow Gates, no matter what."]
     assert unmapped(seed, "## Seed 003\n\"cannot cross Narrow Gates, no matter\"\n") == ["MetaChemistry is the codename for it."]
+
+
+def test_the_seed_003_rows_are_numbered_1_to_n_in_order():
+    doc = section()
+    rules = doc[:doc.index("### Flavour text")]
+    numbers = [int(n) for n in re.findall(r"(?m)^\| (\d+) \|", rules)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 100
