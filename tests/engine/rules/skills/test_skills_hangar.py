@@ -4,9 +4,6 @@ Pilot dismounts in play, and the bots dismount the Pilot of an Unconscious TAG."
 
 from __future__ import annotations
 
-import re
-from importlib import resources
-
 import pytest
 
 from skirmish.bots.greedy import GreedyBot
@@ -17,21 +14,14 @@ from skirmish.engine.decide import decide
 from skirmish.engine.dice import LocalDice
 from skirmish.engine.events import InjurySuffered, ObjectiveSecured
 from skirmish.engine.evolve import evolve, initial_state
-from skirmish.engine.mission import game_created, parse_mission
+from skirmish.engine.mission import game_created
 from skirmish.engine.rules.skills.events import PilotDismounted
 
-from tests.engine.rules.skills.test_skills_uplink import play
+from tests.engine.rules.skills.missions import bundled_with, play
 
 
 def hangar_with(*others: str):
-    text = (resources.files("skirmish.server.missions") / "hangar.toml").read_text(encoding="utf-8")
-    if others:
-        modules = ", ".join(f'"{m}"' for m in ("skills", *others))
-        text = text.replace('modules = ["skills"]', f"modules = [{modules}]")
-        text = text.replace('id = "hangar"', f'id = "hangar-{"-".join(others)}"', 1)
-    if "morale" in others:  # every profile a pilot (seed 004)
-        text = re.sub(r"^(\[profiles\.\w+\]\n)", r"\1endurance = 3\nmorale = 7\nsize = 2\n", text, flags=re.M)
-    return parse_mission(text, "hangar")
+    return bundled_with("hangar", *others)
 
 
 @pytest.mark.parametrize("others", [(), ("capture",), ("challenges",), ("morale",), ("capture", "challenges", "morale")],

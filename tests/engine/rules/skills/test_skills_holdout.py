@@ -4,28 +4,18 @@ verifies; the command skills' events and decisions come up in play."""
 
 from __future__ import annotations
 
-import re
-from importlib import resources
-
 import pytest
 
 from skirmish.engine.events import OptionChosen
 from skirmish.engine.evolve import initial_state
-from skirmish.engine.mission import game_created, parse_mission
+from skirmish.engine.mission import game_created
 from skirmish.engine.rules.skills.events import GutsTaken, LieutenantOrder, SkillRolled
 
-from tests.engine.rules.skills.test_skills_uplink import play
+from tests.engine.rules.skills.missions import bundled_with, play
 
 
 def holdout_with(*others: str):
-    text = (resources.files("skirmish.server.missions") / "holdout.toml").read_text(encoding="utf-8")
-    if others:
-        modules = ", ".join(f'"{m}"' for m in ("skills", *others))
-        text = text.replace('modules = ["skills"]', f"modules = [{modules}]")
-        text = text.replace('id = "holdout"', f'id = "holdout-{"-".join(others)}"', 1)
-    if "morale" in others:  # every profile a pilot (seed 004)
-        text = re.sub(r"^(\[profiles\.\w+\]\n)", r"\1endurance = 3\nmorale = 7\nsize = 2\n", text, flags=re.M)
-    return parse_mission(text, "holdout")
+    return bundled_with("holdout", *others)
 
 
 def test_holdout_uses_every_command_and_courage_skill():

@@ -4,47 +4,18 @@ Deployment Skills' events and decisions come up in play."""
 
 from __future__ import annotations
 
-import asyncio
-import re
 from collections import Counter
-from importlib import resources
 
 import pytest
 
-from skirmish.bots import make_bot
-from skirmish.engine.codec import decode_event
 from skirmish.engine.events import DecisionRequested, RoundStarted
-from skirmish.engine.mission import parse_mission
 from skirmish.engine.rules.skills.events import DeploymentEnded, MetaChemistryRolled, SkillRolled, UnitDeployed
-from skirmish.engine.verify import LoggedEvent, verify_log
-from skirmish.server.match import play_match
-from skirmish.server.store import MemoryStore
+
+from tests.engine.rules.skills.missions import bundled_with, play
 
 
 def landing_with(*others: str):
-    text = (resources.files("skirmish.server.missions") / "landing.toml").read_text(encoding="utf-8")
-    if others:
-        modules = ", ".join(f'"{m}"' for m in ("skills", *others))
-        text = text.replace('modules = ["skills"]', f"modules = [{modules}]")
-        text = text.replace('id = "landing"', f'id = "landing-{"-".join(others)}"', 1)
-    if "morale" in others:  # every profile a pilot (seed 004)
-        text = re.sub(r"^(\[profiles\.\w+\]\n)", r"\1endurance = 3\nmorale = 7\nsize = 2\n", text, flags=re.M)
-    return parse_mission(text, "landing")
-
-
-def play(mission, names, seeds):
-    async def run():
-        store = MemoryStore()
-        out = []
-        for seed in seeds:
-            bots = {"a": make_bot(names[0], 7 * seed), "b": make_bot(names[1], 7 * seed + 1)}
-            result = await play_match(store, mission, bots, seed=seed)
-            stored = await store.read(result.game_id)
-            report = verify_log(result.game_id, [LoggedEvent(s.seq, s.data, s.hash) for s in stored])
-            out.append((result, [decode_event(s.data) for s in stored], report))
-        return out
-
-    return asyncio.run(run())
+    return bundled_with("landing", *others)
 
 
 @pytest.mark.parametrize("others", [(), ("capture",), ("challenges",), ("morale",), ("capture", "challenges", "morale")],
