@@ -153,8 +153,22 @@ class CancelGame(Msg, tag="cancel"):
     id: int = 0
 
 
+class ReplayFrames(Msg, tag="replay_frames"):
+    """Replay a game from its replay file (``docs/replay-format.md``), which the server need not hold:
+    ``file`` is the file's bytes in base64; the server verifies it (``skirmish.engine.verify``) and
+    answers ``frames``, the game step by step in the ``as`` view, as ``/api/games/ID/frames`` does.
+    Nothing is stored. A file past ``ServerConfig.replay_max`` bytes is ``replay.too_large``; one that
+    is not a replay file, or does not verify, is ``replay.bad_file`` naming the first bad event."""
+
+    file: str
+    as_: Annotated[Literal["a", "b", "spectator", "all"],
+                   msgspec.Meta(description="'a', 'b', 'spectator' or 'all'")] = msgspec.field(default="all", name="as")
+    id: int = 0
+
+
 ClientMessage = Union[Hello, ListMissions, ListGames, CreateGame, Join, Spectate, Resume, Command,
-                      ResignGame, Ping, CancelGame, OfferDraw]
+                      ResignGame, Ping, CancelGame, OfferDraw,
+                      ReplayFrames]
 CLIENT_TYPES = {cls.__struct_config__.tag: cls for cls in ClientMessage.__args__}
 
 # -- server -> client --------------------------------------------------------------------------
@@ -302,5 +316,20 @@ class Error(Msg, tag="error"):
     id: int = 0
 
 
+class Frames(Msg, tag="frames"):
+    """The reply to ``replay_frames``: the verified file's game in the ``viewer``'s view, as
+    ``/api/games/ID/frames`` gives a stored game (``first`` state, then per event a ``steps`` entry
+    with its narration and its ``change``), with the file's ``head_hash`` and the terrain ``legend``."""
+
+    game_id: str
+    viewer: str
+    head_hash: str
+    first: dict
+    steps: list[dict]
+    legend: dict
+    id: int = 0
+
+
 ServerMessage = Union[Welcome, Missions, Games, Created, Seated, Watching, Ack, EventMsg, DecisionMsg, GameOverMsg,
-                      Updates, Pong, Error, Live]
+                      Updates, Pong, Error, Live,
+                      Frames]

@@ -12,7 +12,9 @@ first message must be ``hello``. Then every message gets its reply or a typed ``
 carrying the message's ``id``, and the connection stays usable, except:
 
 - ``hello`` with another protocol version: ``error protocol.version``, then close 1002;
-- a frame over websockets' ``max_size`` (``ServerConfig.ws_max_size``): closed by websockets, 1009;
+- a frame over websockets' ``max_size`` (``ServerConfig.ws_max_size``, raised to the largest
+  ``replay_frames`` frame while ``replay_max`` > 0; other frames past ``max_frame`` stay
+  ``protocol.too_large``): closed by websockets, 1009;
 - a client too slow to read what it is sent: closed 1008 (``skirmish.server.connection``);
 - no ``hello`` within ``hello_timeout``: ``error protocol.hello_timeout``, then close 1008;
 - silent for ``idle_timeout`` while following no unfinished game: ``error server.idle_timeout``,
@@ -48,6 +50,7 @@ from skirmish.server.config import ServerConfig
 from skirmish.server.connection import Connection, TokenBucket
 from skirmish.server.housebots import HouseBots, parse_names
 from skirmish.server.lobby import Lobby
+from skirmish.server.replayframes import frame_limit
 from skirmish.server.session import MAX_NAME, SERVER_NAME, ServerSession, frame_id  # noqa: F401 (MAX_NAME: re-exported)
 from skirmish.server.logs import configure_logging, get_logger
 from skirmish.server.store import EventStore, MemoryStore
@@ -135,7 +138,7 @@ class App:
             self._handle, c.host, c.port,
             subprotocols=list(SUBPROTOCOLS), select_subprotocol=select_subprotocol,
             compression=None if c.compression == "none" else "deflate",
-            max_size=c.ws_max_size, ping_interval=c.ping_interval or None, ping_timeout=c.ping_timeout or None,
+            max_size=max(c.ws_max_size, frame_limit(c.replay_max)), ping_interval=c.ping_interval or None, ping_timeout=c.ping_timeout or None,
             close_timeout=c.close_timeout, server_header=SERVER_NAME, process_request=self.web,
             logger=logging.getLogger("websockets.server"))  # skirmish.server.logs turns its records into JSON
         self.port = self._server.sockets[0].getsockname()[1]
@@ -205,7 +208,7 @@ class App:
     async def _handle(self, ws: ServerConnection) -> None:
         c = self.config
         session = ServerSession(codec_for(ws.subprotocol), rate=c.rate, burst=c.burst, max_frame=c.max_frame,
-                                hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout, now=time.monotonic(),
+                                replay_frame=frame_limit(c.replay_max), hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout, now=time.monotonic(),
                                 log=self.log)
         session.shutting_down = self.closing
         conn = Connection(ws, session.codec, send_buffer=c.send_buffer, close_timeout=c.close_timeout, log=self.log,

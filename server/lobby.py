@@ -36,6 +36,7 @@ from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.messages import GameSummary, MissionInfo
 from skirmish.server import missions as bundled_missions
 from skirmish.server.actor import GameActor, Retired
+from skirmish.server.replayframes import replay_frames
 from skirmish.server.logreads import forfeit_of, request_key, seat_of_request, timeouts_in
 from skirmish.server.clock import GameClock
 from skirmish.server.config import ServerConfig
@@ -320,6 +321,8 @@ class Lobby:
             case m.CancelGame():
                 seat = await self._seat_of_token(conn, request.game_id, request.token)
                 await self.run(request.game_id, GameActor.cancel, conn, seat, request.id)
+            case m.ReplayFrames():
+                await replay_frames(conn, request, self.config.replay_max)
             case _:  # pragma: no cover - the codec knows no other client message
                 raise ProtocolError("protocol.unknown_type", f"no handler for {type(request).__name__}")
 

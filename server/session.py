@@ -102,11 +102,13 @@ class ServerSession:
     connection opened; ``log``: a structlog-style logger (errors sent are logged, as before)."""
 
     def __init__(self, codec: Codec, *, rate: float = 50.0, burst: int = 100, max_frame: int = 64 * 1024,
+                 replay_frame: int = 0,
                  hello_timeout: float = 0.0, idle_timeout: float = 0.0, now: float | None = None,
                  log=None, conn_id: int | None = None):
         self.id = next(_ids) if conn_id is None else conn_id
         self.codec = codec
         self.rate, self.burst, self.max_frame = rate, burst, max_frame
+        self.replay_frame = replay_frame  # a larger frame is taken only if it is a replay_frames
         self.hello_timeout, self.idle_timeout = hello_timeout, idle_timeout
         self.bucket = TokenBucket(rate, burst, now)
         self.opened = self.bucket.at
@@ -151,15 +153,18 @@ class ServerSession:
             self.error("protocol.rate_limited", f"more than {self.rate:g} messages/s (burst {self.burst}); dropped",
                        frame_id(frame) if len(frame) <= self.max_frame else 0)
             return None
-        limit = self.max_frame
-        size = len(frame) if isinstance(frame, bytes) or len(frame) * 4 <= limit else len(frame.encode())
+        limit = max(self.max_frame, self.replay_frame)
+        size = len(frame) if isinstance(frame, bytes) or len(frame) * 4 <= self.max_frame else len(frame.encode())
         if size > limit:
-            self.error("protocol.too_large", f"a frame of {size} bytes; the limit is {limit}", frame_id(frame))
+            self.error("protocol.too_large", f"a frame of {size} bytes; the limit is {self.max_frame}", frame_id(frame))
             return None
         try:
             msg = self.codec.decode_client(frame)
         except ProtocolError as exc:
             self.error(exc.code, exc.message, frame_id(frame))
+            return None
+        if size > self.max_frame and type(msg) is not m.ReplayFrames:  # (only a replay file may be that large)
+            self.error("protocol.too_large", f"a frame of {size} bytes; the limit is {self.max_frame}", msg.id)
             return None
         if not self.hello and type(msg) is not m.Hello:
             self.error("protocol.hello_first", f"say hello first (protocol {m.PROTOCOL_VERSION})", msg.id)

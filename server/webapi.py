@@ -243,6 +243,27 @@ def diff(before: dict, after: dict) -> dict:
     return change
 
 
+def frames_of(game_id: str, viewer: str, events: list, head_hash: str) -> dict:
+    """A finished game's decoded ``events`` step by step in ``viewer``'s view, for the replay
+    viewer: the first state, then per event its narration and what it changed (``diff``). The
+    HTTP ``games/ID/frames`` answer, and the ``frames`` reply to ``replay_frames`` (a dropped file)."""
+    fold = Fold(viewer)
+    steps, before, first = [], None, None
+    for seq, event in enumerate(events, start=1):
+        step = fold.step(seq, event)
+        now = state_json(fold.state)
+        if before is None:
+            first = now
+        elif not step.get("hidden"):
+            change = diff(before, now)
+            if change:
+                step["change"] = change
+        before = now
+        steps.append(step)
+    return {"game_id": game_id, "viewer": viewer, "head_hash": head_hash,
+            "first": first, "steps": steps, "legend": boards.TERRAIN_NAMES}
+
+
 class WebApi:
     def __init__(self, lobby_of, house=None, tournaments: str = ""):
         self.lobby_of = lobby_of  # () -> the server's Lobby
@@ -397,21 +418,7 @@ class WebApi:
         events = [decode_event(s.data) for s in stored]
         if not any(isinstance(e, GameEnded) for e in events[-3:]):
             raise HttpError(409, "the replay viewer opens a game once it has ended; watch it live meanwhile")
-        fold = Fold(viewer)
-        steps, before, first = [], None, None
-        for seq, event in enumerate(events, start=1):
-            step = fold.step(seq, event)
-            now = state_json(fold.state)
-            if before is None:
-                first = now
-            elif not step.get("hidden"):
-                change = diff(before, now)
-                if change:
-                    step["change"] = change
-            before = now
-            steps.append(step)
-        body = msgspec.json.encode({"game_id": game_id, "viewer": viewer, "head_hash": stored[-1].hash.hex(),
-                                    "first": first, "steps": steps, "legend": boards.TERRAIN_NAMES})
+        body = msgspec.json.encode(frames_of(game_id, viewer, events, stored[-1].hash.hex()))
         if len(self._frames) > 32:
             self._frames.pop(next(iter(self._frames)))
         self._frames[(game_id, viewer)] = body

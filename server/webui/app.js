@@ -107,7 +107,7 @@ async function route() {
   try {
     if (parts[0] === "game" && parts[1]) await gamePage(parts[1]);
     else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1], query.get("as") || "all", Number(query.get("seq") || 0));
-    else if (parts[0] === "verify") verifyPage();
+    else if (parts[0] === "verify") verifyPage(wire);
     else await lobby();
   } catch (e) {
     main.append(h("p", { class: "error", role: "alert" }, `Something went wrong: ${e.message}`), h("a", { href: "#/" }, "back to the lobby"));

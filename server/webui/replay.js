@@ -3,7 +3,7 @@
 "use strict";
 import { draw, legend, profile, show } from "./board.js";
 import { verifyReplay } from "./verify.js";
-import { addLog, api, h, hiddenUnits, info, layout, main, onLeave, pools } from "./ui.js";
+import { addLog, api, h, hiddenUnits, info, layout, leave, main, onLeave, pools } from "./ui.js";
 
 export function applyStep(state, step) {
   const c = step.change;
@@ -45,11 +45,27 @@ export async function replayPage(gid, viewer, startSeq) {
   const summary = await api(`games/${encodeURIComponent(gid)}`);
   if (!summary.over) { location.hash = `#/game/${encodeURIComponent(gid)}`; return; }
   const frames = await api(`games/${encodeURIComponent(gid)}/frames?as=${viewer}`);
-  const tl = new Timeline(frames);
-  const steps = frames.steps, n = steps.length;
   const ui = layout(`Replay: ${summary.mission_name}`, `${gid} · ${summary.outcome.winner ? "side " + summary.outcome.winner + " won" : "a draw"} — ${summary.outcome.reason}`);
   main.append(ui.root);
-  const viewPick = h("select", { "aria-label": "whose view", onchange: () => { location.hash = `#/replay/${encodeURIComponent(gid)}?as=${viewPick.value}&seq=${cur}`; } },
+  boardViewer(ui, frames, viewer, startSeq, (as, seq) => { location.hash = `#/replay/${encodeURIComponent(gid)}?as=${as}&seq=${seq}`; });
+  const verifyOut = h("div", { class: "verify-out", "aria-live": "polite" });
+  ui.controls.append(
+    h("button", { onclick: async () => {
+      verifyOut.textContent = "verifying in this browser…";
+      const data = new Uint8Array(await api(`games/${encodeURIComponent(gid)}/replay.skr`));
+      showVerdict(verifyOut, await verifyReplay(data, { expectHead: summary.head_hash }));
+    } }, "Verify in this browser"),
+    " ", h("a", { href: `/api/games/${encodeURIComponent(gid)}/replay.skr`, download: `${gid}.skr` }, "download the replay file"),
+    verifyOut);
+}
+
+// The one replay viewer (slider, steps by event / decision / round, views), whatever its frames'
+// source: the server's stored game (``replayPage``) or a replay file dropped here (``fileViewer``).
+// ``pickView(as, seq)``: show another view, from event seq.
+function boardViewer(ui, frames, viewer, startSeq, pickView) {
+  const tl = new Timeline(frames);
+  const steps = frames.steps, n = steps.length;
+  const viewPick = h("select", { "aria-label": "whose view", onchange: () => pickView(viewPick.value, cur) },
     ...[["all", "full log"], ["a", "side a's view"], ["b", "side b's view"], ["spectator", "spectator's view"]].map(([v, t]) => h("option", { value: v, selected: v === viewer }, t)));
   const slider = h("input", { type: "range", min: 1, max: n, value: n, "aria-label": "event", class: "slider" });
   const where = h("p", { class: "where", "aria-live": "polite" });
@@ -74,15 +90,6 @@ export async function replayPage(gid, viewer, startSeq) {
     }));
   slider.addEventListener("input", () => { cur = Number(slider.value); show_(); });
   ui.root.insertBefore(h("div", {}, controls, where), ui.root.children[1]);
-  const verifyOut = h("div", { class: "verify-out", "aria-live": "polite" });
-  ui.controls.append(
-    h("button", { onclick: async () => {
-      verifyOut.textContent = "verifying in this browser…";
-      const data = new Uint8Array(await api(`games/${encodeURIComponent(gid)}/replay.skr`));
-      showVerdict(verifyOut, await verifyReplay(data, { expectHead: summary.head_hash }));
-    } }, "Verify in this browser"),
-    " ", h("a", { href: `/api/games/${encodeURIComponent(gid)}/replay.skr`, download: `${gid}.skr` }, "download the replay file"),
-    verifyOut);
   onLeave(() => { if (playing) clearInterval(playing); });
   function show_() {
     const s = tl.at(cur);
@@ -112,14 +119,46 @@ function showVerdict(out, r) {
     h("ul", {}, ...r.checks.map((c) => h("li", {}, c))));
 }
 
-export function verifyPage() {
+// -- a dropped file on the board -------------------------------------------------------------------
+function base64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+// A file this server does not hold: the server verifies it and folds its game into the same frames
+// as a stored game's (the WebSocket message replay_frames, docs/protocol.md); nothing is stored.
+async function fileViewer(wire, name, bytes, viewer, startSeq) {
+  await wire.connect();
+  const frames = await wire.request({ type: "replay_frames", file: base64(bytes), as: viewer });
+  leave();
+  main.replaceChildren();
+  document.title = `skirmish — replay ${name}`;
+  const ui = layout(`Replay: ${frames.game_id}`, `from the file ${name}, verified by the server (which does not hold this game)`);
+  ui.root.dataset.source = "file";
+  ui.root.dataset.viewer = viewer;
+  main.append(ui.root);
+  boardViewer(ui, frames, viewer, startSeq, (as, seq) => fileViewer(wire, name, bytes, as, seq).catch((e) => ui.controls.append(h("p", { class: "bad" }, e.message))));
+  ui.controls.append(h("button", { onclick: () => { leave(); main.replaceChildren(); verifyPage(wire); } }, "verify another file"));
+}
+
+export function verifyPage(wire) {
   document.title = "skirmish — verify a replay file";
   const out = h("div", { class: "verify-out", "aria-live": "polite" });
   const expect = h("input", { type: "text", placeholder: "head hash the server announced (optional)", "aria-label": "expected head hash", size: 64 });
   const run = async (file) => {
     out.textContent = `verifying ${file.name}…`;
     try {
-      const r = await verifyReplay(new Uint8Array(await file.arrayBuffer()), { expectHead: expect.value.trim() });
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const r = await verifyReplay(bytes, { expectHead: expect.value.trim() });
+      const offerFile = () => {  // not on this server (or another log under its id): the server replays the file itself
+        const said = h("span", { "aria-live": "polite" });
+        out.append(h("p", {}, "This server does not hold this game: ",
+          h("button", { class: "watch-file", onclick: async () => {
+            said.textContent = " sending the file to the server to verify and replay…";
+            try { await fileViewer(wire, file.name, bytes, "all", 0); } catch (e) { said.textContent = ` ${e.code || "error"}: ${e.message}`; }
+          } }, "watch it on the board"), said));
+      };
       showVerdict(out, r);
       const gid = r.header && String(r.header.game_id || "");
       if (r.ok && gid) {  // the board needs the engine: offered when this server holds this very log
@@ -128,8 +167,8 @@ export function verifyPage() {
           if (g.over && g.head_hash === String(r.header.head_hash)) {
             out.append(h("p", {}, "This server holds this very game (the same head hash): ",
               h("a", { href: `#/replay/${encodeURIComponent(gid)}` }, "watch it on the board")));
-          }
-        } catch { /* not on this server: verified, listed, not drawn */ }
+          } else offerFile();
+        } catch { offerFile(); }
       }
       if (r.decoded) out.append(h("details", {}, h("summary", {}, `the ${r.decoded.length} events`),
         h("ol", { class: "events" }, ...r.decoded.map((e) => h("li", {}, `${e.type} ${show(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type" && k !== "board" && k !== "units")))}`.slice(0, 300))))));
@@ -141,6 +180,6 @@ export function verifyPage() {
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) run(e.dataTransfer.files[0]); });
   main.append(h("h2", {}, "Verify a replay file"),
-    h("p", {}, "The hash chain, the seed commitment and every die are recomputed here, with this browser's own crypto: nothing is sent to the server. (To watch a game on the board, open it from the lobby's finished games.)"),
+    h("p", {}, "The hash chain, the seed commitment and every die are recomputed here, with this browser's own crypto: nothing is sent to the server. (To watch it on the board, the file is then sent to the server, which verifies and replays it without keeping it.)"),
     drop, h("p", {}, expect), out);
 }

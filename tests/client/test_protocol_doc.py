@@ -133,10 +133,11 @@ def rows_by_name(rows: list[list[str]], table: tuple[str, ...]) -> dict[str, lis
     return out
 
 
-def _struct_fields(cls) -> list[str]:
+def _struct_fields(cls, wire: bool = False) -> list[str]:
+    """The fields' names in Python, or ``wire``: as on the wire (replay_frames' ``as`` is ``as_``)."""
     import msgspec
 
-    return [f.name for f in msgspec.structs.fields(cls)]
+    return [f.encode_name if wire else f.name for f in msgspec.structs.fields(cls)]
 
 
 def _wire_structs() -> list[type]:
@@ -181,13 +182,13 @@ def _expected():
 
     out = []
     for cls in m.ClientMessage.__args__:
-        out.append((CLIENT_TABLE, "client message", cls.__struct_config__.tag, cls, _struct_fields(cls)))
+        out.append((CLIENT_TABLE, "client message", cls.__struct_config__.tag, cls, _struct_fields(cls, wire=True)))
     for cls in m.ServerMessage.__args__:
-        out.append((SERVER_TABLE, "server message", cls.__struct_config__.tag, cls, _struct_fields(cls)))
+        out.append((SERVER_TABLE, "server message", cls.__struct_config__.tag, cls, _struct_fields(cls, wire=True)))
     for cls in _wire_structs():
-        out.append((STRUCT_TABLE, "structure", cls.__name__, cls, _struct_fields(cls)))
+        out.append((STRUCT_TABLE, "structure", cls.__name__, cls, _struct_fields(cls, wire=True)))
     for cls in typing.get_args(AnyEvent):
-        out.append((EVENT_TABLE, "event", cls.__name__, cls, _struct_fields(cls)))
+        out.append((EVENT_TABLE, "event", cls.__name__, cls, _struct_fields(cls, wire=True)))
     return out
 
 

@@ -74,7 +74,7 @@ async def test_a_json_text_frame_on_the_msgpack_subprotocol(game):
 
 
 async def test_oversized_frames(make_server):
-    async with make_server(max_frame=4096, ws_max_size=64 * 1024) as server:
+    async with make_server(max_frame=4096, ws_max_size=64 * 1024, replay_max=0) as server:
         a, b, sa, sb = await seated_pair(server.url)
         async with Unchanged(server.store, sa.game_id):
             big = msgspec.msgpack.encode({"type": "ping", "id": 5, "pad": "x" * 5000})
