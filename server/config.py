@@ -61,7 +61,7 @@ class ServerConfig:
     max_timeouts: int = 3  # time-outs after which a seat forfeits (0: never)
     max_frame: int = 64 * 1024  # bytes; larger frames get protocol.too_large
     ws_max_size: int = 1024 * 1024  # bytes; websockets closes the connection (1009) past it
-    replay_max: int = 8 * 1024 * 1024  # bytes of a replay file sent with replay_frames (0: none); its frame may pass max_frame and ws_max_size
+    replay_max: int = 2 * 1024 * 1024  # bytes of a replay file sent with replay_frames (0: none); its frame may pass max_frame and ws_max_size
     rate: float = 50.0  # messages per second per connection, sustained
     burst: int = 100  # messages a connection may send at once
     send_buffer: int = 4 * 1024 * 1024  # bytes waiting to be sent before a connection is dropped

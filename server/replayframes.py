@@ -18,7 +18,7 @@ from skirmish.protocol import messages as m
 from skirmish.protocol.errors import ProtocolError
 from skirmish.server.replayfile import ReplayFileError, read_file, verify_file
 
-MAX_FILE = 8 * 1024 * 1024  # bytes of replay file (decoded) the server replays at most
+MAX_FILE = 2 * 1024 * 1024  # bytes of replay file (decoded) the server replays at most
 
 
 def frame_limit(max_file: int) -> int:

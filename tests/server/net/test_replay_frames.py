@@ -83,7 +83,7 @@ async def test_an_oversized_file_is_a_typed_error(make_server):
         assert f"at most {len(data) - 1} bytes" in reply["message"]
     async with make_server(replay_max=len(data)) as fits:
         assert (await ask(fits.url, replay_frames(data, "all")))["type"] == "frames"
-    async with make_server() as other:  # (8 MiB files: frames to 11 MiB pass websockets' limit)
+    async with make_server() as other:  # (2 MiB files: frames to 2.7 MiB pass websockets' limit)
         # a frame past max_frame that is not a replay_frames is refused as before, typed
         reply = await ask(other.url, {"type": "list_games", "pad": "x" * (200 * 1024)})
         assert reply["code"] == "protocol.too_large" and "limit is 65536" in reply["message"], reply
