@@ -47,6 +47,25 @@ from skirmish.server.outbox import Outbox
 _HIDDEN = object()  # a cached "this viewer does not see this event"
 
 
+
+def as_offered(state, command: Choose) -> Choose:
+    """``command`` with its option as the engine offered it. A seat answers the options its own
+    view showed it, and a module that hides a unit from that seat renames the unit there (a
+    handle in place of its id, ``skirmish.engine.view.pending``): such an answer is the real option
+    at the same place in the list. Any other option is left as it is, for the engine to refuse."""
+    p = state.pending
+    option = tuple(command.option)
+    if p is None or command.decision_id != p.id or any(tuple(o) == option for o in p.options) or not hides(state):
+        return command
+    shown = pending(state, command.side)
+    if shown is None or len(shown.options) != len(p.options):
+        return command
+    at = [i for i, o in enumerate(shown.options) if tuple(o) == option]
+    if len(at) != 1:
+        return command
+    return Choose(command.decision_id, tuple(p.options[at[0]]), command.side, timeout=command.timeout)
+
+
 class Retired(Exception):
     """The actor let its finished game go (nobody followed it); ask the lobby for it again."""
 
@@ -227,6 +246,8 @@ class GameActor:
             command = Cancel(reason="cancelled", seat=seat)  # resigning a game nobody joined cancels it
         cid = f"{seat}:{command_id}" if command_id else None
         pending = s.pending
+        if isinstance(command, Choose):
+            command = as_offered(s, command)
         try:
             sub = await self.game.run(command, cid)
         except GameError:

@@ -93,3 +93,41 @@ async def test_a_match_hands_each_bot_its_view_from_gamecreated_on(monkeypatch):
     uid = hidden_unit(replay(decode_event(s.data) for s in await store.read(result.game_id)))
     assert uid not in seen["a"].units and isinstance(seen["a"].units[HANDLE].x, Hidden)
     assert uid in seen["b"].units and HANDLE not in seen["b"].units
+
+
+def test_a_seat_answering_an_option_as_its_view_named_it_chooses_the_real_option(monkeypatch):
+    """The probe renames the hidden unit (side b's) to its handle in side a's view, options
+    included: a's answer naming the handle is the real option at the same place (the CI run of
+    the live test above once chose such an option at random and was refused)."""
+    from skirmish.engine.commands import Choose, Start
+    from skirmish.engine.decide import decide
+    from skirmish.engine.dice import LocalDice
+    from skirmish.engine.evolve import evolve, initial_state
+    from skirmish.engine.mission import game_created
+    from skirmish.engine.view import pending
+    from skirmish.server.actor import as_offered
+
+    mission = with_probe(PROBE, monkeypatch, "ridge")
+
+    def to_such_a_decision(seed: int):
+        """A random game of ``seed`` to a decision of side a with an option naming the hidden unit."""
+        rng, dice = random.Random(seed), LocalDice(seed)
+        state = initial_state(game_created("g", mission, "local", ""))
+        for e in decide(state, Start(), dice):
+            evolve(state, e)
+        while (p := state.pending) is not None:
+            if p.side == "a" and any(hidden_unit(state) in o for o in p.options):
+                return state
+            for e in decide(state, Choose(p.id, rng.choice(p.options), p.side), dice):
+                evolve(state, e)
+        return None
+
+    state = next(s for s in map(to_such_a_decision, range(40)) if s is not None)
+    p, uid = state.pending, hidden_unit(state)
+    real = next(o for o in p.options if uid in o)
+    shown = pending(state, "a").options[p.options.index(real)]
+    assert HANDLE in shown and uid not in shown
+    chosen = as_offered(state, Choose(p.id, list(shown), "a"))
+    assert tuple(chosen.option) == tuple(real)
+    assert as_offered(state, Choose(p.id, ["no such option"], "a")).option == ["no such option"]  # left for the engine to refuse
+    assert as_offered(state, Choose(p.id, real, "a")).option == real
