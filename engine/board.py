@@ -259,15 +259,19 @@ class Gait(NamedTuple):
 
 
 def reachable_gait(board: Board, start: Cell, budget: int, occupied: set[Cell], gait: Gait) -> dict[Cell, int]:
-    """``reachable`` for a unit with its own ``Gait``."""
-    return dict(_reachable_gait(board.width, board.height, board.cells, start, budget, frozenset(occupied),
-                                frozenset(gait.easy), gait.heavy))
+    """``reachable`` for a unit with its own ``Gait``: easy terrain is plain ground to it, so without
+    Heavyweight's gates it is the same search (and cache) on the board read that way."""
+    cells = "".join("." if ch in gait.easy else ch for ch in board.cells) if gait.easy else board.cells
+    if not gait.heavy:
+        return dict(_reachable(board.width, board.height, cells, start, budget, frozenset(occupied)))
+    return dict(_reachable_gait(board.width, board.height, cells, start, budget, frozenset(occupied)))
 
 
 @lru_cache(maxsize=1024)
-def _reachable_gait(width: int, height: int, cells: str, start: Cell, budget: int, occupied: frozenset[Cell],
-                    easy: frozenset[str], heavy: bool) -> tuple[tuple[Cell, int], ...]:
-    steps = _steps(width, height, "".join("." if ch in easy else ch for ch in cells))
+def _reachable_gait(width: int, height: int, cells: str, start: Cell, budget: int,
+                    occupied: frozenset[Cell]) -> tuple[tuple[Cell, int], ...]:
+    """The search for a Heavyweight: narrow gates refused, a wide gate's far side the last step."""
+    steps = _steps(width, height, cells)
     blocked = {y * width + x for x, y in occupied if 0 <= x < width and 0 <= y < height}
     far = 1 << 30
     best = {}  # (cell index, ended) -> cost; ended: the move stops there (just out of a wide gate)
@@ -279,15 +283,15 @@ def _reachable_gait(width: int, height: int, cells: str, start: Cell, budget: in
         if cost > best.get((i, ended), far) or ended:
             continue
         for j, step in steps[i]:
-            if j in blocked or (heavy and cells[j] == NARROW_GATE):
+            if j in blocked or cells[j] == NARROW_GATE:
                 continue
-            stop = heavy and cells[i] == WIDE_GATE and cells[j] != WIDE_GATE
+            stop = cells[i] == WIDE_GATE and cells[j] != WIDE_GATE
             nc = cost + step
             if nc <= budget and nc < best.get((j, stop), far):
                 best[(j, stop)] = nc
                 heapq.heappush(heap, (nc, j, stop))
     out: dict[int, int] = {}
     for (i, _), c in best.items():
-        if i != first and not (heavy and cells[i] == WIDE_GATE) and c < out.get(i, far):
+        if i != first and cells[i] != WIDE_GATE and c < out.get(i, far):
             out[i] = c
     return tuple(((i % width, i // width), out[i]) for i in sorted(out))
