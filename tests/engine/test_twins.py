@@ -2,11 +2,14 @@
 fact give every viewer it is hidden from byte-identical frames until it is revealed
 (``tests/engine/twins.py``). Shown with the probe module (one unit of side b hidden from side a
 and spectators under a handle) and the challenges module (hidden hands); the check is shown to
-fail on leaky twins. A new module with hidden facts adds its missions to ``TWINS`` below."""
+fail on leaky twins. A new module with hidden facts adds a ``Case`` to ``CASES`` below: its
+mission, how to make the twins of a seed, and the event that reveals the fact."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import NamedTuple
 
 import msgspec
 import pytest
@@ -132,3 +135,45 @@ def test_the_twins_catch_the_challenges_module_without_its_redactions(monkeypatc
     created, dice = knives_twins(0)
     t = play_twins(created, created, b_plays_a_card, seed=0, dice=dice)
     assert t.leak is not None and (b"CardDrawn" in t.leak[2] or DRAW.encode() in t.leak[2]), t.leak
+
+
+class Case(NamedTuple):
+    """Twins to hold to identical frames: ``prepare(monkeypatch)`` sets the case up (a test
+    module in the catalog) and returns ``make(seed)``, which gives the two ``GameCreated`` and the
+    two dice (None: ``LocalDice(seed)`` each); ``reveal(state, event)``
+    is the event that reveals the fact; ``blind``: the viewers it is hidden from."""
+
+    name: str
+    prepare: Callable
+    reveal: Callable = never
+    blind: tuple = ("a", "spectator")
+
+
+def _probe_case(mission_id: str) -> Case:
+    def prepare(monkeypatch):
+        created, twin, _ = probe_twins(mission_id, monkeypatch)
+        return lambda seed: (created, twin, None)
+
+    return Case(f"{mission_id}+probe", prepare)
+
+
+def _knives(monkeypatch):
+    def make(seed):
+        created, dice = knives_twins(seed)
+        return created, created, dice
+
+    return make
+
+
+CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
+         _probe_case("breach"), _probe_case("hangar")]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_each_case_of_twins_gets_identical_frames_until_the_reveal(case, monkeypatch):
+    make = case.prepare(monkeypatch)
+    for seed in range(10, 14):
+        one, two, dice = make(seed)
+        t = play_twins(one, two, case.reveal, seed=seed, dice=dice, blind=case.blind)
+        assert t.leak is None, (case.name, seed, t.leak)
+        assert min(t.compared.values()) > 100 and (t.revealed or t.ended)
