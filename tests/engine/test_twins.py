@@ -51,7 +51,7 @@ def probe_twins(mission_id: str, monkeypatch, module=PROBE):
 @pytest.mark.parametrize("mission_id", MISSIONS)
 def test_twins_differing_in_which_unit_is_hidden_get_identical_frames_to_the_end(mission_id, monkeypatch):
     created, twin, uid = probe_twins(mission_id, monkeypatch)
-    for seed in range(3):
+    for seed in range(2):
         t = play_twins(created, twin, never, seed=seed)
         assert t.leak is None, (mission_id, seed, t.leak)
         assert t.ended and t.compared["a"] > 200 and t.compared["spectator"] == t.compared["a"]
