@@ -23,6 +23,8 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
     ("bench_compare.py", ["--before", "HEAD", "--rounds", "1", "--parts", "replay,decide", "--events", "2000",
                           "--games", "1"], "after/before"),
     ("bench_web.py", ["--mission", "ridge", "--steps", "5", "--playback", "30"], "bench_web"),
+    ("bench_leaks.py", ["--games", "20", "--rounds", "1", "--workers", "1", "--missions", "knives,ridge+probe"],
+     "leaks found: 0 (must be 0)"),
 ])
 def test_a_benchmark_runs_on_a_tiny_workload(script, args, expect, tmp_path):
     done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=tmp_path, capture_output=True,

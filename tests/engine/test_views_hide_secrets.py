@@ -13,16 +13,12 @@ check finds what a redaction lets through.
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
 from skirmish.engine.codec import encode_event
-from skirmish.engine.commands import Choose, Start
-from skirmish.engine.decide import decide
-from skirmish.engine.dice import LocalDice
 from skirmish.engine.evolve import initial_state
 from skirmish.engine.log import chain_hashes
 from skirmish.engine.mission import game_created
@@ -32,27 +28,11 @@ from skirmish.engine.verify import LoggedEvent, verify_log
 from skirmish.engine.view import view
 from skirmish.server import missions
 
-from tests.engine.views_check import Follow
+from tests.engine.leaks import play
 from tests.engine.views_probe import HANDLE, LEAKY, PROBE, hidden_unit, with_probe
 
 MISSIONS = sorted(missions.bundled())
 GAMES = 12
-
-
-def play(created: ev.GameCreated, seed: int, limit: int = 4000) -> Follow:
-    """A random playout, followed (options drawn from the full state's decisions: this is not a
-    test of the bots)."""
-    f = Follow(created)
-    dice, rng = LocalDice(seed), random.Random(seed)
-    events = decide(f.truth.state, Start(), dice)
-    for _ in range(limit):
-        f.apply(events)
-        p = f.truth.state.pending
-        if p is None:
-            break
-        events = decide(f.truth.state, Choose(p.id, rng.choice(p.options), p.side), dice)
-    assert f.truth.state.outcome is not None, "the game did not end"
-    return f
 
 
 @pytest.mark.parametrize("mission_id", MISSIONS)

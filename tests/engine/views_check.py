@@ -11,13 +11,16 @@ after every event looks each secret up in the full state and in the viewer's kno
   (at the secret's own path, or at ``seen_as``, where the module shows the thing);
 - a collection (a hand, the dice of the draws) is revealed if the viewer holds, not hidden,
   more copies of a secret item than the full state holds in public (``Secret.value``);
-- a ``token`` (an id) is revealed if it appears anywhere in an event the viewer received.
+- a ``token`` (an id) is revealed if it appears anywhere in an event the viewer received: as a
+  value, or as a whole word inside a string (an id inside a composite key such as an order's
+  "3:b1:lieutenant order").
 
 A path the viewer's state does not have reveals nothing; a ``Hidden`` never equals a value.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -80,10 +83,13 @@ def revealed(secret: Secret, truth, seen) -> bool:
         return False
     if not isinstance(truth, (list, tuple, dict)):
         return seen == truth
+    named = [x for x in _items(seen) if not isinstance(x, Hidden)]
+    if not named:  # the usual case: every item hidden (counting the truth's would cost the most)
+        return False
     items = Counter(map(_key, _items(truth)))
     secret_items = items if secret.value == WHOLE else Counter(map(_key, secret.value))
     public = items - secret_items
-    shown = Counter(_key(x) for x in _items(seen) if not isinstance(x, Hidden))
+    shown = Counter(map(_key, named))
     return any(shown[x] > public[x] for x in secret_items)
 
 
@@ -102,6 +108,15 @@ def _leaves(plain, out: set) -> set:
     else:
         out.add(plain)
     return out
+
+
+def _mentioned(token, leaves: set) -> bool:
+    if token in leaves:
+        return True
+    if not isinstance(token, str):
+        return False
+    word = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])")
+    return any(isinstance(x, str) and word.search(x) for x in leaves)
 
 
 @dataclass
@@ -136,7 +151,7 @@ class Follow:
     def _check(self, seen: dict) -> None:
         rules = rules_of(self.truth.state)
         for v in LIVE:
-            leaves = _leaves(msgspec.to_builtins(seen[v]), set()) if seen[v] is not None else set()
+            leaves = None  # the event's values, gathered only for a token
             for s in rules.secrets_of(self.truth.state, v):
                 self.checked += 1
                 truth = at(self.truth, s.path)
@@ -145,5 +160,7 @@ class Follow:
                 # where the viewer would hold it: at the same place, or where the module shows it
                 if any(revealed(s, truth, at(self.known[v], place)) for place in (s.path, s.seen_as) if place):
                     self.leaks.append((self.seq, v, s.what, "in its state"))
-                if s.token and truth in leaves:
+                if s.token and leaves is None:
+                    leaves = _leaves(msgspec.to_builtins(seen[v]), set()) if seen[v] is not None else set()
+                if s.token and _mentioned(truth, leaves):
                     self.leaks.append((self.seq, v, s.what, f"in event {type(seen[v]).__name__}"))

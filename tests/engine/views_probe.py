@@ -7,6 +7,9 @@ secrets and hides nothing.
 
 from __future__ import annotations
 
+import functools
+import re
+
 import msgspec
 
 from skirmish.engine import events as ev
@@ -20,19 +23,35 @@ HANDLE = "hidden-1"  # the probe's handle for the hidden unit
 
 def hidden_unit(state) -> str:
     """The unit the probe hides: side b's first by id."""
-    return sorted(u.id for u in state.units.values() if u.side == "b")[0]
+    return min(u.id for u in state.units.values() if u.side == "b")
 
 
 def _blind(viewer: str) -> bool:
     return viewer != "b"
 
 
-def _rename(plain, uid: str):
+@functools.lru_cache(maxsize=64)
+def mentions(uid: str):
+    """A pattern for ``uid`` as a whole word of a string (an id inside a composite key such as an
+    order's "3:b1:lieutenant order" or a procedure's "spotlight|b1" names the unit too)."""
+    return re.compile(rf"(?<![\w-]){re.escape(uid)}(?![\w-])")
+
+
+def _in_words(uid: str):
+    word = mentions(uid)
+    return lambda s: word.sub(HANDLE, s)
+
+
+def _as_values(uid: str):
+    return lambda s: HANDLE if s == uid else s
+
+
+def _rename(plain, rename):
     if isinstance(plain, dict):
-        return {k: _rename(v, uid) for k, v in plain.items()}
+        return {_rename(k, rename): _rename(v, rename) for k, v in plain.items()}
     if isinstance(plain, (list, tuple)):
-        return [_rename(v, uid) for v in plain]
-    return HANDLE if plain == uid else plain
+        return [_rename(v, rename) for v in plain]
+    return rename(plain) if isinstance(plain, str) else plain
 
 
 def _hide_ints(option):
@@ -48,7 +67,7 @@ def probe_game_created(state, e: ev.GameCreated, viewer: str):
     return msgspec.structs.replace(e, units=(*(u for u in e.units if u.id != uid), *masked))  # its place in the list tells too
 
 
-def probe_event(state, e, viewer: str):
+def probe_event(state, e, viewer: str, renames=_in_words):
     """Any later event: the unit is named by its handle; where it moves or is placed is hidden
     (an event whose type does not admit a hidden position, another module's, is withheld: its
     own module would type it to admit one); the options of its decisions (cells) hide their
@@ -73,7 +92,7 @@ def probe_event(state, e, viewer: str):
             e = msgspec.structs.replace(e, decision=msgspec.structs.replace(e.decision, options=options))
         else:
             e = msgspec.structs.replace(e, option=_hide_ints(e.option))
-    return msgspec.convert(_rename(msgspec.to_builtins(e), uid), type(e))
+    return msgspec.convert(_rename(msgspec.to_builtins(e), renames(uid)), type(e))
 
 
 def probe_secrets(state, viewer: str):
@@ -94,6 +113,12 @@ _EVENTS = [t for t in ev.AnyEvent.__args__ if t is not ev.GameCreated]
 PROBE = Module(name="probe", seed="test", summary="one unit of side b hidden from side a and spectators",
                redactions={ev.GameCreated: probe_game_created, **{t: probe_event for t in _EVENTS}},
                secrets=probe_secrets, can_target=probe_can_target)
+# renames the unit only where its id is a whole value: ids inside composite keys (an order's
+# "3:b1:lieutenant order", a procedure's "spotlight|b1") leak (what the probe did before issue 15)
+SHALLOW = Module(name="probe", seed="test", summary="the probe, renaming only whole values",
+                 redactions={ev.GameCreated: probe_game_created,
+                             **{t: functools.partial(probe_event, renames=_as_values) for t in _EVENTS}},
+                 secrets=probe_secrets, can_target=probe_can_target)
 LEAKY = Module(name="probe", seed="test", summary="the probe's secrets, with nothing hidden",
                secrets=probe_secrets, can_target=probe_can_target)
 
