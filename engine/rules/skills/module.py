@@ -189,4 +189,5 @@ MODULE = dataclasses.replace(
     MODULE, on_game_start=_on_game_start,
     answers={**MODULE.answers, private.KIND: private.answer},
     defaults={**MODULE.defaults, private.KIND: lambda d: d.options[0]},
-    redactions=_redactions(), secrets=_secrets, samplers=(private.sample,), hides=secrecy.hides)
+    redactions=_redactions(), secrets=_secrets, samplers=(private.sample,), hides=secrecy.hides,
+    roll_lines=narrate.LINES)
