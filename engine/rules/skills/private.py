@@ -8,8 +8,10 @@ lieutenant_candidates = { a = [...], b = [...] }`` it names each side's candidat
 - **Choice**: at the game's start, before deployment, each side (a, then b) answers a
   ``lieutenant`` decision, options ``("lieutenant", unit)`` for its candidates; the answer is
   ``LieutenantChosen``. The other side and spectators see the decision with the one option
-  ``("lieutenant", Hidden("unit"))``, its ``OptionChosen`` likewise and ``LieutenantChosen``
-  with a ``Hidden("unit")``: that a choice was asked and made, never which.
+  ``("lieutenant", Hidden("unit"))``, its ``OptionChosen`` likewise (its ``timeout`` flag false:
+  a time-out answers the first candidate, so the flag would name it) and ``LieutenantChosen``
+  with a ``Hidden("unit")``: that a choice was asked and made, never which. (What stays public is
+  the clock: a side that lets it run out gets its first candidate.)
 - **The commander is not the Lieutenant**: the core's ``Unit.commander`` (Direct, the Team Command
   Value, the lost-commander penalty) stays the mission's public unit; the Lieutenant is this
   module's private role (``command.lieutenant``). A side may choose its commander as Lieutenant,
@@ -116,7 +118,8 @@ def option_chosen(state, e: OptionChosen, viewer: str):
     p = state.pending
     if p is None or p.kind != KIND or e.side == viewer:
         return e
-    return msgspec.structs.replace(e, option=HIDDEN_OPTION)
+    # a time-out answers the first candidate (the default): the flag would name it
+    return msgspec.structs.replace(e, option=HIDDEN_OPTION, timeout=False)
 
 
 def lieutenant_chosen(state, e: LieutenantChosen, viewer: str):
@@ -145,7 +148,8 @@ def possible(state: State, side: str) -> list[str]:
     if state.round == 0 or not ids:
         return ids or list(state.lt_candidates.get(side, ()))
     acting = state.turn.unit if state.turn is not None else ""
-    ordered = state.lt_order_round[_i(side)] == state.round
+    # the Order comes between activations only: after the round's activations it may not have come
+    ordered = state.lt_order_round[_i(side)] == state.round or state.phase != "activation"
     keep = [u for u in ids if command.LEADERSHIP not in state.units[u].skills
             and (ordered or not state.units[u].acted or u == acting)]
     return keep or ids

@@ -272,3 +272,33 @@ def test_the_candidates_are_checked(old, new, where):
     with pytest.raises(MissionError) as err:
         parse_mission(text.replace(old, new), MISSION)
     assert where in str(err.value), str(err.value)
+
+
+def test_a_timed_out_choice_is_not_told_to_the_other_side():
+    g = Game(9)
+    p = g.state.pending
+    g._take(decide(g.state, Choose(p.id, p.options[0], "a", timeout=True), g.dice))
+    chosen = [e for e in g.events if isinstance(e, ev.OptionChosen)][-1]
+    assert chosen.timeout  # the full log keeps it
+    for v in ("b", "spectator"):
+        seen = [e for e in viewed(g.events, v) if isinstance(e, ev.OptionChosen)][-1]
+        assert seen.option == ("lieutenant", Hidden("unit")) and seen.timeout is False
+    assert [e for e in viewed(g.events, "a") if isinstance(e, ev.OptionChosen)][-1].timeout
+
+
+def test_the_terminal_client_shows_its_own_lieutenant_and_the_enemys_as_unknown():
+    from skirmish.client import narrate, render
+    g = Game(10, {"a": "a2", "b": "b3"}).run(until=lambda g: g.state.round >= 1)
+    for v, own, other, name in (("a", "a", "b", "Militia Oren"), ("b", "b", "a", "Old Tam")):
+        state, lines = None, []
+        for e in viewed(g.events, v):
+            if state is None:
+                state = initial_state(e)
+                continue
+            lines.append(narrate.describe(e, state))
+            evolve(state, e)
+        text = render.status(state, v)
+        assert f"side {other}'s Lieutenant: unknown (Private Information)" in text
+        assert f"side {own}'s Lieutenant: " in text and "(secret from the enemy)" in text
+        assert f"  side {other} chooses its Lieutenant in secret (Private Information)" in lines
+        assert not any(name in (x or "") for x in lines if x and "Lieutenant" in x and f"side {own}" not in x)
