@@ -307,7 +307,7 @@ class Module:
     # added with issue 15: (state) -> bool, whether this game hides anything of the module (its mission
     # asked for it); None: whenever the module has redactions or samplers (skirmish.engine.view.hides,
     # skirmish.bots.determinize.hidden)
-    hides: Callable[["State"], bool] | None = None
+    hides: Callable[[State], bool] | None = None
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
     roll_lines: Mapping[str, Callable] = field(default_factory=dict)  # a roll's whole purpose -> (event, state, who) -> its line or None

@@ -10,7 +10,6 @@ Silhouette 2; a weapon of Burst 1), so a game without the module leaves every on
 from __future__ import annotations
 
 import msgspec
-
 from skirmish.engine.base import Hidden
 
 UNIT = (

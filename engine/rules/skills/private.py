@@ -36,7 +36,6 @@ from __future__ import annotations
 import random
 
 import msgspec
-
 from skirmish.engine.base import Hidden
 from skirmish.engine.events import DecisionRequested, OptionChosen
 from skirmish.engine.model import SIDES, Option, State

@@ -17,7 +17,6 @@ is over (``skirmish verify`` recomputes it from the revealed seed like any other
 from __future__ import annotations
 
 import msgspec
-
 from skirmish.engine.base import Hidden
 from skirmish.engine.events import DiceRolled
 from skirmish.engine.rules.context import Context

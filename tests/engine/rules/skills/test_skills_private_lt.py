@@ -9,7 +9,6 @@ from collections import Counter
 
 import msgspec
 import pytest
-
 from skirmish.bots import determinize as det
 from skirmish.engine import events as ev
 from skirmish.engine.base import Hidden
@@ -17,11 +16,21 @@ from skirmish.engine.codec import decode_event, encode_event, state_hash
 from skirmish.engine.commands import Choose, Start
 from skirmish.engine.decide import decide
 from skirmish.engine.dice import LocalDice
-from skirmish.engine.errors import IllegalOption, InvalidEvent, MalformedCommand, MissionError, NotYourDecision
+from skirmish.engine.errors import (
+    IllegalOption,
+    InvalidEvent,
+    MalformedCommand,
+    MissionError,
+    NotYourDecision,
+)
 from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.mission import game_created, parse_mission
 from skirmish.engine.rules.skills import command, private, secrecy
-from skirmish.engine.rules.skills.events import LieutenantChosen, LieutenantRevealed, SecrecySalted
+from skirmish.engine.rules.skills.events import (
+    LieutenantChosen,
+    LieutenantRevealed,
+    SecrecySalted,
+)
 from skirmish.engine.view import hides, pending, viewed
 from skirmish.server import missions
 
@@ -57,7 +66,7 @@ class Game:
                 option = p.options[self.rng.randrange(len(p.options))]
         self._take(decide(self.state, Choose(p.id, option, p.side), self.dice))
 
-    def run(self, until=lambda g: False, limit: int = 5000) -> "Game":
+    def run(self, until=lambda g: False, limit: int = 5000) -> Game:
         for _ in range(limit):
             if self.state.pending is None or until(self):
                 break
