@@ -38,7 +38,7 @@ from skirmish.engine.rules.registry import rules_of
 
 def hidden(state: State) -> bool:
     """True when some sampler applies to this game: its views may hide something."""
-    return bool(rules_of(state).samplers)
+    return any(m.samplers and (m.hides is None or m.hides(state)) for m in rules_of(state).modules)
 
 
 def determinize(view: State, side: Side, rng: random.Random) -> State:

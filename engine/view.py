@@ -63,9 +63,10 @@ def views(state: State | None, event: Event) -> Mapping[str, Event | None] | Non
 
 
 def hides(state: State) -> bool:
-    """Whether any of the game's modules redacts anything: if not, a viewer sees every event as
+    """Whether any of the game's modules hides anything in this game (it has redactions and its
+    ``Module.hides`` says so, or has none): if not, a viewer sees every event as
     it is and nobody needs the state to show one."""
-    return bool(rules_of(state).redactions)
+    return any(m.redactions and (m.hides is None or m.hides(state)) for m in rules_of(state).modules)
 
 
 def viewed(events: Iterable[Event], viewer: str) -> Iterator[Event | None]:

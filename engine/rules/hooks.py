@@ -304,6 +304,10 @@ class Module:
     redactions: Mapping[type, Callable] = field(default_factory=dict)  # event type -> (state, event, viewer) -> event | None
     secrets: Callable[["State", str], Any] | None = None  # (state, viewer) -> iterable of Secret: what viewer may not know
     samplers: tuple[Callable, ...] = ()  # (state, side, rng) -> None: fill in what its redactions hid
+    # added with issue 15: (state) -> bool, whether this game hides anything of the module (its mission
+    # asked for it); None: whenever the module has redactions or samplers (skirmish.engine.view.hides,
+    # skirmish.bots.determinize.hidden)
+    hides: Callable[[State], bool] | None = None
     narration: Mapping[type, Callable] = field(default_factory=dict)  # event or frame type -> (it, state, name) -> line | None
     rolls_narration: Mapping[str, Callable] = field(default_factory=dict)  # a roll's purpose head -> (event, rest, results, re-roll) -> text
     roll_lines: Mapping[str, Callable] = field(default_factory=dict)  # a roll's whole purpose -> (event, state, who) -> its line or None

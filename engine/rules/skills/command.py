@@ -77,6 +77,12 @@ def on_battlefield(unit: Unit) -> bool:
 
 
 def lieutenant(state: State, side: str) -> Unit | None:
+    """The side's Lieutenant: the unit its profile makes one, or, with a mission's Lieutenant
+    candidates, the one the side chose (``private``; None before the choice, or in a view that
+    does not know it)."""
+    if state.lt_candidates:
+        uid = state.lieutenants.get(side)
+        return state.units.get(uid) if isinstance(uid, str) else None
     return next((u for u in state.side_units(side) if LIEUTENANT in u.skills), None)
 
 

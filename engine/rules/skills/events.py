@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skirmish.engine.base import Event
+from skirmish.engine.base import Event, Hidden
 
 
 class DeploymentStarted(Event):
@@ -236,3 +236,35 @@ EVENTS = (DeploymentStarted, UnitDeployed, DeploymentEnded, SkillRolled, FaceToF
           AttackDodged,
           TerrainChosen,
           PilotDismounted,)
+
+
+# -- the Lieutenant as Private Information (skills/private.py) and the secrecy salt (skills/secrecy.py) --
+
+
+class LieutenantChosen(Event):
+    """``side`` chose (before deployment) or nominated (after a Loss of Lieutenant) its Lieutenant
+    among the mission's candidates: ``unit``, a ``Hidden("unit")`` for the other side and spectators
+    until a ``LieutenantRevealed``."""
+
+    side: str
+    unit: str | Hidden
+
+
+class LieutenantRevealed(Event):
+    """``side``'s Lieutenant ``unit`` is public from now on: ``why`` is "order" (its Special
+    Lieutenant Order is used), "inspiring leadership" (its gifts are public effects) or "lost"
+    (Loss of Lieutenant, a public effect: the unit is in a Null state or off the table)."""
+
+    side: str
+    unit: str
+    why: str
+
+
+class SecrecySalted(Event):
+    """The skills module's secret salt (skills/secrecy.py): a ``Hidden("salt")`` for every live
+    viewer until the game ends, so that a ``Checkpoint`` hash cannot be searched for who is a Lieutenant."""
+
+    salt: tuple[int, ...] | Hidden
+
+
+EVENTS = EVENTS + (LieutenantChosen, LieutenantRevealed, SecrecySalted)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from skirmish.engine.base import Hidden
 from skirmish.engine.base import unit_of as _unit
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import State
@@ -178,6 +179,7 @@ def initial(s: State, created) -> None:
         pilot = s.units.pop(uid)
         s.aboard[pilot.vehicle] = pilot
     s.specialist_objectives = tuple(created.specialist_objectives)
+    s.lt_candidates = {side: tuple(ids) for side, ids in created.lt_candidates.items()}
 
 
 def _pilot_dismounted(s: State, e: ev.PilotDismounted) -> None:
@@ -234,3 +236,48 @@ HANDLERS: dict[type, Callable[[State, ev.Event], None]] = {
     ev.TerrainChosen: _terrain_chosen,
     ev.PilotDismounted: _pilot_dismounted,
 }
+
+
+# -- the Lieutenant as Private Information (skills/private.py) and the secrecy salt (skills/secrecy.py) --
+
+
+def _side_index(side: str) -> int:
+    if side not in ("a", "b"):
+        raise InvalidEvent(f"no side {side!r}")
+    return 0 if side == "a" else 1
+
+
+def _lieutenant_chosen(s: State, e: ev.LieutenantChosen) -> None:
+    """A side's Lieutenant chosen, in private: the other side's view holds a ``Hidden``."""
+    _side_index(e.side)
+    if not isinstance(e.unit, Hidden) and e.unit not in s.lt_candidates.get(e.side, ()):
+        raise InvalidEvent(f"{e.unit!r} is not a Lieutenant candidate of side {e.side}")
+    s.lieutenants = {**s.lieutenants, e.side: e.unit}
+    s.lt_revealed = tuple(x for x in s.lt_revealed if x != e.side)
+    lost = list(s.lt_lost)
+    lost[_side_index(e.side)] = 0
+    s.lt_lost = (lost[0], lost[1])
+
+
+def _lieutenant_revealed(s: State, e: ev.LieutenantRevealed) -> None:
+    i = _side_index(e.side)
+    known = s.lieutenants.get(e.side)
+    if known is None or (not isinstance(known, Hidden) and known != e.unit):
+        raise InvalidEvent(f"{e.unit!r} is not side {e.side}'s Lieutenant")
+    s.lieutenants = {**s.lieutenants, e.side: e.unit}
+    s.lt_revealed = tuple(sorted({*s.lt_revealed, e.side}))
+    if e.why == "lost":
+        lost = list(s.lt_lost)
+        lost[i] = max(s.round, 1)
+        s.lt_lost = (lost[0], lost[1])
+
+
+def _secrecy_salted(s: State, e: ev.SecrecySalted) -> None:
+    s.secrecy_salt = e.salt if isinstance(e.salt, Hidden) else tuple(e.salt)
+
+
+HANDLERS.update({
+    ev.LieutenantChosen: _lieutenant_chosen,
+    ev.LieutenantRevealed: _lieutenant_revealed,
+    ev.SecrecySalted: _secrecy_salted,
+})

@@ -10,6 +10,7 @@ Silhouette 2; a weapon of Burst 1), so a game without the module leaves every on
 from __future__ import annotations
 
 import msgspec
+from skirmish.engine.base import Hidden
 
 UNIT = (
     ("skills", tuple[str, ...], ()),  # canonical "name level" entries, sorted (skirmish.engine.rules.skills.catalog)
@@ -58,6 +59,15 @@ STATE = (
     ("dismounted", tuple[str, ...], ()),
     # the objectives only Specialist Troopers may secure (a mission's [skills] table; skills/specialists.py)
     ("specialist_objectives", tuple[str, ...], ()),
+    # the Lieutenant as Private Information (skills/private.py): each side's candidates (public, from the
+    # mission), its chosen Lieutenant (a Hidden("unit") in the other side's and spectators' views until
+    # revealed), the sides whose Lieutenant is public, the round each side's Lieutenant was found lost
+    # in (0: not lost); the secrecy salt (skills/secrecy.py; a Hidden("salt") in every live view)
+    ("lt_candidates", dict[str, tuple[str, ...]], msgspec.field(default_factory=dict)),
+    ("lieutenants", dict[str, str | Hidden], msgspec.field(default_factory=dict)),
+    ("lt_revealed", tuple[str, ...], ()),
+    ("lt_lost", tuple[int, int], (0, 0)),
+    ("secrecy_salt", tuple[int, ...] | Hidden, ()),
 )
 
 WEAPON = (
@@ -67,4 +77,5 @@ WEAPON = (
 
 CREATED = (
     ("specialist_objectives", tuple[str, ...], ()),  # the mission's [skills] specialist_objectives
+    ("lt_candidates", dict[str, tuple[str, ...]], msgspec.field(default_factory=dict)),  # [skills] lieutenant_candidates
 )

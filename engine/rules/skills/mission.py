@@ -45,6 +45,8 @@ class SkillsSpec(msgspec.Struct, forbid_unknown_fields=True):
     """The mission's ``[skills]`` table as written (docs/missions.md)."""
 
     specialist_objectives: list[str] = []  # objectives only Specialist Troopers secure (skills/specialists.py)
+    # side -> the units it may choose its Lieutenant from, in private (skills/private.py)
+    lieutenant_candidates: dict[str, list[str]] = {}
 
 
 # the mission file's tables the module reads: (name, type, default), as msgspec.defstruct takes them
@@ -163,4 +165,5 @@ def weapon_fields(w) -> dict:
 
 def game_data(spec, made, fail) -> dict:
     """The ``[skills]`` table's ``CREATED`` fields (skirmish.engine.rules.skills.fields)."""
-    return {"specialist_objectives": pilots_mission.specialist_objectives(spec, fail)}
+    return {"specialist_objectives": pilots_mission.specialist_objectives(spec, fail),
+            "lt_candidates": command_mission.candidates(spec)}

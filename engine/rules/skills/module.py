@@ -11,6 +11,7 @@ the seed to the code. A rule added after the module's first release (engine 0.2.
 
 from __future__ import annotations
 
+import dataclasses
 from types import MappingProxyType
 from typing import Callable
 
@@ -23,6 +24,7 @@ from skirmish.engine.rules.skills import command, guts
 from skirmish.engine.rules.skills import reactions, terrain
 from skirmish.engine.rules.skills import manned, specialists
 from skirmish.engine.rules.skills import since
+from skirmish.engine.rules.skills import private, secrecy
 from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -48,6 +50,8 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 
 def _on_idle(ctx: Context) -> None:
+    if private.on_idle(ctx):  # a Lieutenant's choice, nomination or reveal (only with candidates)
+        return
     marksmanship.on_idle(ctx)
     if not since.on_ctx(metachemistry.on_idle, False)(ctx):  # a MetaChemistry roll asked: the next placement waits
         deploy.on_idle(ctx, DEPLOYMENT)
@@ -154,3 +158,36 @@ MODULE = Module(
     render=render.SHOWN,
     bots=bots.HOOKS,
 )
+
+
+def _on_game_start(ctx: Context) -> None:
+    secrecy.on_game_start(ctx)
+    deploy.start(ctx)
+
+
+def _secrets(state, viewer: str):
+    yield from private.secrets(state, viewer)
+    yield from secrecy.secrets(state, viewer)
+
+
+def _redactions() -> dict:
+    """The redactions of what the skills module hides (only in a game that hides: ``secrecy.hides``)."""
+    out = {}
+    for table in (private.REDACTIONS, secrecy.REDACTIONS):
+        for etype, redact in table.items():
+            have = out.get(etype)
+            out[etype] = redact if have is None else _both(have, redact)
+    return out
+
+
+def _both(first, second):
+    return lambda state, e, viewer: second(state, first(state, e, viewer), viewer)
+
+
+# the Lieutenant as Private Information and the secrecy salt (issue 15: private.py, secrecy.py)
+MODULE = dataclasses.replace(
+    MODULE, on_game_start=_on_game_start,
+    answers={**MODULE.answers, private.KIND: private.answer},
+    defaults={**MODULE.defaults, private.KIND: lambda d: d.options[0]},
+    redactions=_redactions(), secrets=_secrets, samplers=(private.sample,), hides=secrecy.hides,
+    roll_lines=narrate.LINES)

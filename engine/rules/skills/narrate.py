@@ -163,3 +163,28 @@ def metachemistry_roll(e, rest: str, results: tuple[int, ...], replaced: str) ->
 
 ROLLS = {"skills": skill_roll, "damage": extra_damage,
          "metachemistry": metachemistry_roll}
+
+
+# -- the Lieutenant as Private Information (skills/private.py) and the secrecy salt (skills/secrecy.py) --
+
+REVEALS = {"order": "its Special Lieutenant Order is used", "inspiring leadership": "its Inspiring Leadership is public",
+           "lost": "Loss of Lieutenant"}
+
+
+def _lt_chosen(e: sev.LieutenantChosen, state, n) -> str:
+    if isinstance(e.unit, str):
+        return f"  side {e.side}'s Lieutenant is {n(e.unit)} (Private Information: the enemy does not know)"
+    return f"  side {e.side} chooses its Lieutenant in secret (Private Information)"
+
+
+NARRATION.update({
+    sev.LieutenantChosen: _lt_chosen,
+    sev.LieutenantRevealed: lambda e, state, n: (
+        f"  side {e.side} has lost its Lieutenant, {n(e.unit)}: Loss of Lieutenant (a new one is named next round)"
+        if e.why == "lost" else f"  {n(e.unit)} is revealed as side {e.side}'s Lieutenant ({REVEALS.get(e.why, e.why)})"),
+    sev.SecrecySalted: lambda e, state, n: None,
+})
+
+# rolls told their own way (Module.roll_lines): the salt's dice stay secret
+LINES = {"skills:salt": lambda e, state, who: "  the server draws the secret salt of the private information "
+                                               "(its dice are hidden)"}

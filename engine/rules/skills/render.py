@@ -76,6 +76,8 @@ def label(option, state, decision, uname) -> str | None:
                     "roll": f"{uname(uid)} makes a voluntary Guts Roll (Religious Troop: passed, it seeks cover)"}[option[0]]
         case "withdraw", ():
             return f"{uname(decision.unit)} leaves the table (Retreat!)"
+        case "lieutenant", (uid,) if decision.kind == "lieutenant":
+            return f"{uname(uid)} is your Lieutenant (in secret)" if isinstance(uid, str) else "a Lieutenant, in secret"
     return None
 
 
@@ -87,6 +89,16 @@ def status(state, side) -> list[str]:
     lines += [f"{name(uid)}: a Wound lost, fights on (V: No Wound Incapacitation)"
               for uid in state.unfazed if not state.units[uid].dead]
     lines += [f"{name(uid)}: MetaChemistry {TABLE[row].name}" for uid, row in state.metachemistry if row]
+    return lines + _lieutenants(state, side, name)
+
+
+def _lieutenants(state, side, name) -> list[str]:
+    """Each side's Lieutenant as the viewer knows it (skills/private.py): its own, a revealed one, or secret."""
+    lines = []
+    for s, uid in sorted(state.lieutenants.items()):
+        known = isinstance(uid, str)
+        how = "" if s in state.lt_revealed or not known else " (secret from the enemy)" if s == side else " (secret)"
+        lines.append(f"side {s}'s Lieutenant: {name(uid) if known else 'unknown (Private Information)'}{how}")
     return lines
 
 
@@ -111,5 +123,6 @@ SHOWN = Shown(
             "guts": "hit and still standing: a Guts Roll",
             "react": "a reaction (ARO): does one of your units react?",
             "dodge_move": "the Dodge won: where does the unit move?",
-            "terrain": "Multiterrain: which Type of Terrain?"},
+            "terrain": "Multiterrain: which Type of Terrain?",
+            "lieutenant": "Private Information: which candidate is your Lieutenant?"},
 )
