@@ -8,7 +8,9 @@ Guarantees, on top of the :class:`~skirmish.server.store.base.EventStore` contra
 - **Group commit.** One writer task per store drains an :class:`asyncio.Queue` of write requests;
   every request waiting when it wakes (up to ``max_batch``), of any number of games, goes into ONE
   transaction written in two pipelined round trips (:mod:`skirmish.server.store.postgres_writer`):
-  one statement per kind of row, the rows passed as arrays.
+  one statement per kind of row, the rows passed as arrays. Up to ``max_inflight`` such batches
+  are written at once on separate connections, over disjoint games (a game's next write waits for
+  its batch in flight): their commits share PostgreSQL's WAL flushes.
 - **Failures stay alone**, as in SQLite: each request is checked against a cache of each game's
   chain head; one that fails (:class:`ConcurrencyError`, :class:`UnknownGame`, ...) adds no rows.
 - **Optimistic concurrency in the database too.** ``(game_id, seq)`` is the events' primary key,
@@ -69,7 +71,7 @@ class PostgresStore(EventStore):
     """:class:`EventStore` in a PostgreSQL database. Open with ``await PostgresStore.open(url)``."""
 
     def __init__(self, url: str, schema: str, pool: AsyncConnectionPool, *, max_batch: int, cache_size: int,
-                 _token: object = None) -> None:
+                 max_inflight: int = 1, _token: object = None) -> None:
         if _token is not _OPEN_TOKEN:
             raise TypeError("use 'await PostgresStore.open(url)' to open a PostgresStore")
         self.url, self.schema, self.max_batch = url, schema, max_batch
@@ -78,7 +80,10 @@ class PostgresStore(EventStore):
         self._pool = pool
         self._writer = Writer(self.name, cache_size)
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._retry: list[tuple[Request, asyncio.Future[Any]]] = []  # first into the next batch
+        self._held: list[tuple[Request, asyncio.Future[Any]]] = []  # waiting for a batch
+        self._busy: set[str] = set()  # the keys (_keys) of the batches in flight
+        self._inflight: list[list[tuple[Request, asyncio.Future[Any]]]] = []
+        self.max_inflight = max_inflight
         self._writer_task: asyncio.Task[None] | None = None
         self._broken: BaseException | None = None
         self._closed = False
@@ -86,17 +91,20 @@ class PostgresStore(EventStore):
 
     @classmethod
     async def open(cls, url: str, *, schema: str = "public", create: bool = True, max_batch: int = 2048,
-                   cache_size: int = 100_000, pool_size: int = 8, connect_timeout: float = 10.0) -> PostgresStore:
+                   cache_size: int = 100_000, pool_size: int = 8, max_inflight: int = 4,
+                   connect_timeout: float = 10.0) -> PostgresStore:
         """Connect to the database at ``url``, create or migrate the store's tables in ``schema``.
 
         ``create=False`` refuses a schema without a store (StoreError) rather than making one.
+        ``max_inflight`` batches are written at once (each on a connection of the pool of
+        ``pool_size``; the others serve reads).
         Raises :class:`StoreError` naming the address (without its password) if the server cannot be
         reached or the schema is of a newer version; ValueError for an invalid schema name.
         """
         if not _SCHEMA_NAME.match(schema):
             raise ValueError(f"postgresql schema name {schema!r}: letters, digits and _ only, not starting with a digit")
-        if max_batch < 1 or cache_size < 1 or pool_size < 2:
-            raise ValueError("max_batch and cache_size must be >= 1, pool_size >= 2")
+        if max_batch < 1 or cache_size < 1 or not 1 <= max_inflight < pool_size:
+            raise ValueError("max_batch and cache_size must be >= 1, and 1 <= max_inflight < pool_size")
         where = f"{redact(url)} (schema {schema})"
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True,
@@ -115,7 +123,8 @@ class PostgresStore(EventStore):
         except psycopg.Error as exc:  # psycopg_pool.PoolTimeout among them
             await pool.close()
             raise StoreError(f"postgresql store {where}: cannot open a connection pool: {_first_line(exc)}") from None
-        store = cls(url, schema, pool, max_batch=max_batch, cache_size=cache_size, _token=_OPEN_TOKEN)
+        store = cls(url, schema, pool, max_batch=max_batch, cache_size=cache_size, max_inflight=max_inflight,
+                    _token=_OPEN_TOKEN)
         store._writer_task = asyncio.create_task(store._write_loop(), name=f"postgres-store-writer:{schema}")
         return store
 
@@ -136,49 +145,92 @@ class PostgresStore(EventStore):
         return await fut
 
     async def _write_loop(self) -> None:
-        queue, stats = self._queue, self.stats
-        items: list[tuple[Request, asyncio.Future[Any]]] = []
+        """Form batches from the queue and keep up to ``max_inflight`` of them writing at once, each
+        on a pooled connection of its own: PostgreSQL flushes the WAL of concurrent commits together,
+        so a batch does not wait for the previous one's fsync. A request whose game (or creation
+        command id) has a batch in flight waits for that batch: each game's writes stay in order,
+        and no batch depends on rows another has not committed yet."""
+        queue, held = self._queue, self._held
+        running: set[asyncio.Future[None]] = set()
+        getter: asyncio.Future[Any] | None = None
+        stop = False
         try:
             while True:
-                items, stop = self._retry, False
-                self._retry = []
-                item = await queue.get() if not items else (queue.get_nowait() if not queue.empty() else None)
-                while item is not None:
+                while not queue.empty():
+                    item = queue.get_nowait()
                     if item is _STOP:
                         stop = True
                     else:
-                        items.append(item)
-                    if len(items) >= self.max_batch or queue.empty():
-                        break
-                    item = queue.get_nowait()
-                if items:
-                    results, n_events = await self._write_batch([req for req, _ in items])
-                    stats.count(len(items), n_events)
-                    for (req, fut), res in zip(items, results):
-                        if fut.done():
-                            continue
-                        if res is RETRY:
-                            self._retry.append((req, fut))
-                        elif isinstance(res, BaseException):
-                            fut.set_exception(res)
-                        else:
-                            fut.set_result(res)
-                    items = []
-                if stop and not self._retry:
+                        held.append(item)
+                if len(running) < self.max_inflight and held and self._start_batch(running):
+                    continue
+                if stop and not held and not running:
                     return
-                if stop:  # close() once the retried requests are written
-                    queue.put_nowait(_STOP)
-        except BaseException as exc:  # a bug, a lost pool, or cancellation: fail everything in flight
+                if getter is None and not stop:
+                    getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait(running | ({getter} if getter else set()),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    if task is getter:
+                        item, getter = getter.result(), None
+                        if item is _STOP:
+                            stop = True
+                        else:
+                            held.append(item)
+                    else:
+                        running.discard(task)
+                        task.result()  # a bug in a batch stops the writer
+        except BaseException as exc:  # a bug, or cancellation: fail everything in flight and waiting
             self._broken = exc
-            items += self._retry
-            while not queue.empty():
-                item = queue.get_nowait()
-                if item is not _STOP:
-                    items.append(item)
-            for _, fut in items:
+            if getter is not None:
+                getter.cancel()
+            for task in running:
+                task.cancel()
+            items = list(held) + [i for i in (queue.get_nowait() for _ in range(queue.qsize())) if i is not _STOP]
+            for _, fut in items + self._inflight_items():
                 if not fut.done():
                     fut.set_exception(StoreError(f"postgresql store {self.name}: the writer stopped: {exc!r}"))
             raise
+
+    def _start_batch(self, running: set[asyncio.Future[None]]) -> bool:
+        """Take the waiting requests that no batch in flight touches (up to max_batch) and start writing them."""
+        batch, keys, rest = [], set(), []
+        for item in self._held:
+            k = _keys(item[0])
+            if len(batch) < self.max_batch and self._busy.isdisjoint(k):
+                batch.append(item)
+                keys |= k
+            else:
+                rest.append(item)
+        if not batch:
+            return False
+        self._held[:] = rest
+        self._busy |= keys
+        running.add(asyncio.ensure_future(self._run_batch(batch, keys)))
+        return True
+
+    async def _run_batch(self, items: list[tuple[Request, asyncio.Future[Any]]], keys: set[str]) -> None:
+        self._inflight.append(items)
+        try:
+            results, n_events = await self._write_batch([req for req, _ in items])
+        finally:
+            self._inflight.remove(items)
+            self._busy -= keys
+        self.stats.count(len(items), n_events)
+        retry = []
+        for (req, fut), res in zip(items, results):
+            if fut.done():  # the caller was cancelled; its write stands or failed anyway
+                continue
+            if res is RETRY:
+                retry.append((req, fut))
+            elif isinstance(res, BaseException):
+                fut.set_exception(res)
+            else:
+                fut.set_result(res)
+        self._held[:0] = retry  # first into the next batch, before later requests of their games
+
+    def _inflight_items(self) -> list[tuple[Request, asyncio.Future[Any]]]:
+        return [item for items in self._inflight for item in items]
 
     async def _write_batch(self, requests: list[Request]) -> tuple[list[Any], int]:
         try:
@@ -300,6 +352,13 @@ class PostgresStore(EventStore):
             except BaseException:  # already reported to every pending caller
                 pass
         await self._pool.close()
+
+
+def _keys(request: Request) -> set[str]:
+    """What a request must not share with a batch in flight: its game, and a creation's command id."""
+    if type(request) is CreateGame and request.command_id is not None:
+        return {request.game_id, "\x00" + request.command_id}  # (ids hold no NUL: no clash with a game id)
+    return {request.game_id}
 
 
 class _Stats:

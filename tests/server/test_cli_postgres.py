@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from skirmish.server import cli
 from skirmish.server.store.postgres import PostgresStore
 
@@ -54,7 +53,7 @@ def test_match_verify_replay_export_import_on_postgres(pg, tmp_path: Path, capsy
     code, out, err = run(capsys, "match", "--seed", "7", "--bots", "greedy,random", "--db", db)
     assert code == 0, err
     assert "store: postgresql://postgres@127.0.0.1:5432/test (schema t_" in err
-    game = re.search(r"^game (\S+):", out, re.M).group(1)
+    game = re.search(r"^game (\S+):", out, re.MULTILINE).group(1)
     code, out, _ = run(capsys, "verify", game, "--db", db)
     assert code == 0 and "OK:" in out, out
     head = re.search(r"head hash: ([0-9a-f]{64})", out).group(1)
@@ -80,11 +79,11 @@ def test_copy_between_postgres_and_sqlite_both_ways(pg, tmp_path: Path, capsys) 
     for seed in (1, 2):
         code, out, err = run(capsys, "match", "--seed", seed, "--db", source)
         assert code == 0, err
-        games.append(re.search(r"^game (\S+):", out, re.M).group(1))
+        games.append(re.search(r"^game (\S+):", out, re.MULTILINE).group(1))
     sqlite = tmp_path / "copy.sqlite"
     code, out, err = run(capsys, "copy", "--from", source, "--to", sqlite)
     assert code == 0, err
-    assert re.search(rf"^\[1/2\] {games[0]}: copied \d+ events, verified on arrival", out, re.M), out
+    assert re.search(rf"^\[1/2\] {games[0]}: copied \d+ events, verified on arrival", out, re.MULTILINE), out
     assert "copied 2, already there 0" in out
     back = pg()
     code, out, err = run(capsys, "copy", "--from", sqlite, "--to", back, "--game", games[1])

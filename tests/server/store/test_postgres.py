@@ -35,6 +35,16 @@ class TestPostgresStore(EventStoreSuite):
         await s.close()
 
 
+class TestPostgresStoreOneBatchAtATime(EventStoreSuite):
+    """The same contract with one batch in flight at a time (no overlapping transactions)."""
+
+    @pytest.fixture
+    async def store(self, schema: tuple[str, str]) -> AsyncIterator[PostgresStore]:
+        s = await PostgresStore.open(schema[0], schema=schema[1], max_inflight=1)
+        yield s
+        await s.close()
+
+
 async def test_appends_are_committed_with_synchronous_commit_on(schema: tuple[str, str]) -> None:
     async with await PostgresStore.open(schema[0], schema=schema[1]) as store:
         settings = await store.settings()
@@ -132,3 +142,32 @@ async def test_an_unreachable_server_is_a_store_error_without_the_password() -> 
         await PostgresStore.open("postgresql://u:secret@127.0.0.1:1/test", connect_timeout=2)
     assert "secret" not in str(info.value) and "u:***@" in str(info.value)
     assert redact("postgresql://u:pw@h/db") == "postgresql://u:***@h/db"
+
+
+async def test_open_store_opens_a_postgresql_address(schema: tuple[str, str]) -> None:
+    from skirmish.server.store import open_store
+
+    url, name = schema
+    store = await open_store(f"{url}?schema={name}")
+    try:
+        assert isinstance(store, PostgresStore) and store.schema == name
+        await store.create_game("g", events=[b"e"])
+    finally:
+        await store.close()
+    async with await PostgresStore.open(url, schema=name, create=False) as again:
+        assert [g.game_id for g in await again.list_games()] == ["g"]
+
+
+def test_a_postgres_address_is_parsed_without_touching_the_disk(tmp_path, monkeypatch) -> None:
+    from skirmish.server.store.location import Postgres, StoreLocationError, resolve
+
+    monkeypatch.chdir(tmp_path)
+    loc = resolve("postgresql://u:pw@db.example:5433/games?schema=league_1&sslmode=require")
+    assert loc == Postgres("postgresql://u:pw@db.example:5433/games?sslmode=require", "league_1")
+    assert str(loc) == "postgresql://u:***@db.example:5433/games?sslmode=require (schema league_1)"
+    assert resolve("postgres://localhost/x") == Postgres("postgres://localhost/x", "public")
+    with pytest.raises(StoreLocationError, match="schema name"):
+        resolve("postgresql://localhost/x?schema=drop;table")
+    with pytest.raises(StoreLocationError, match="a PostgreSQL address is a URL"):
+        resolve("postgresql:games")
+    assert list(tmp_path.iterdir()) == []
