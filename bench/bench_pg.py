@@ -12,7 +12,8 @@ Prints, from one run:
        settings, ``synchronous_commit=on``), ``executemany`` (which psycopg pipelines) in
        transactions of K events, K being the mean transaction size that (b) reached;
    (b) ``PostgresStore.append`` driven by G concurrent game tasks, relying on group commit
-       (every append checked, idempotent, its command id looked up first);
+       (every append checked, idempotent, its command id looked up first), up to 4 batches in
+       flight (the default), and (b1) with one batch at a time;
    and the ratio (b)/(a). The same for SQLite (bench/bench_store.py's (a) and (b)), so the two
    stores' figures come from one run on the same machine.
 2. **server**: ``skirmish serve`` on SQLite and on PostgreSQL, the same closed-loop load of
@@ -50,10 +51,11 @@ RAW_COMMAND = "INSERT INTO commands (game_id, command_id, first_seq, last_seq, l
 RAW_GAME = "INSERT INTO games (game_id, created_at, meta) VALUES (%s, %s, '')"
 
 
-async def pg_store_run(url: str, schema: str, work, pool: list[bytes], per_txn: int | None) -> tuple[dict, dict]:
+async def pg_store_run(url: str, schema: str, work, pool: list[bytes], per_txn: int | None,
+                       max_inflight: int = 4) -> tuple[dict, dict]:
     """(b) then (a) on the same store's pool; returns both results."""
     game_id = bench_store.game_id
-    store = await PostgresStore.open(url, schema=schema, pool_size=4)
+    store = await PostgresStore.open(url, schema=schema, max_inflight=max_inflight)
     try:
         await asyncio.gather(*(store.create_game(game_id(g)) for g in range(len(work))))
         s0 = (store.stats.transactions, store.stats.events, store.stats.requests)
@@ -142,16 +144,18 @@ def part_store(args) -> None:
                             size_min=80, size_max=120, command_ids=True)
     pool = bench_store.payload_pool(80, 120, 5)
     work = bench_store.plan(ns, len(pool) - 5)
-    pg_a, pg_b, sq_a, sq_b = [], [], [], []
+    pg_a, pg_b, pg_b1, sq_a, sq_b = [], [], [], [], []
     with tempfile.TemporaryDirectory(prefix="bench-pg-") as tmp:
         for i in range(args.repeat):
-            schema = f"bench_{uuid.uuid4().hex[:12]}"
-            try:
-                a, b = asyncio.run(pg_store_run(args.url, schema, work, pool, None))
-            finally:
-                drop(args.url, schema)
-            pg_a.append(a)
-            pg_b.append(b)
+            for inflight, out in ((1, pg_b1), (4, pg_b)):
+                schema = f"bench_{uuid.uuid4().hex[:12]}"
+                try:
+                    a, b = asyncio.run(pg_store_run(args.url, schema, work, pool, None, inflight))
+                finally:
+                    drop(args.url, schema)
+                out.append(b)
+                if inflight == 4:
+                    pg_a.append(a)
             sq_b.append(asyncio.run(bench_store.bench_store(Path(tmp) / f"s{i}.sqlite", work, pool)))
             per = max(1, round(sq_b[-1]["events"] / max(1, sq_b[-1]["txns"])))
             sq_a.append(bench_store.bench_raw(Path(tmp) / f"r{i}.sqlite", work, pool, per))
@@ -169,6 +173,11 @@ def part_store(args) -> None:
         print(f"  {name:10s} (b) store.append, group commit, {args.games:3d} tasks {statistics.median(br):>9,.0f} "
               f"events/s ({span(br)}; {txns:,.0f} txns, mean {b_runs[0]['events'] / txns:.0f} events in "
               f"{reqs / txns:.0f} appends per txn)")
+        if name == "PostgreSQL":
+            b1 = [rate(r) for r in pg_b1]
+            t1 = statistics.mean(r["txns"] for r in pg_b1)
+            print(f"  {name:10s} (b1) the same, one batch in flight     {statistics.median(b1):>9,.0f} events/s "
+                  f"({span(b1)}; {t1:,.0f} txns, mean {pg_b1[0]['events'] / t1:.0f} events per txn)")
         print(f"  {name:10s} ratio (b)/(a) {statistics.median(br) / statistics.median(ar):.2f}")
 
 
