@@ -171,3 +171,15 @@ def test_a_postgres_address_is_parsed_without_touching_the_disk(tmp_path, monkey
     with pytest.raises(StoreLocationError, match="a PostgreSQL address is a URL"):
         resolve("postgresql:games")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_unreachable_postgres_skips_on_a_laptop_and_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    from . import pg
+
+    monkeypatch.setattr(pg, "_reachable", "OperationalError: connection refused")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="SKIRMISH_TEST_PG"):
+        pg.require_postgres()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true: these tests must run"):
+        pg.require_postgres()
