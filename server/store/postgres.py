@@ -165,6 +165,8 @@ class PostgresStore(EventStore):
                 if len(running) < self.max_inflight and held and self._start_batch(running):
                     continue
                 if stop and not held and not running:
+                    if getter is not None:
+                        getter.cancel()
                     return
                 if getter is None and not stop:
                     getter = asyncio.ensure_future(queue.get())

@@ -198,8 +198,12 @@ INSERT_COMMANDS = (
     "SELECT * FROM unnest(%s::text[], %s::text[], %s::int8[], %s::int8[], %s::bytea[])"
 )
 INSERT_CREATIONS = "INSERT INTO creations (command_id, game_id) SELECT * FROM unnest(%s::text[], %s::text[])"
+# (only up to the game's head as this transaction left it: never a snapshot of events another
+# store's race kept out of the log)
 UPSERT_SNAPSHOTS = (
-    "INSERT INTO snapshots AS s (game_id, seq, data) SELECT * FROM unnest(%s::text[], %s::int8[], %s::bytea[]) "
+    "INSERT INTO snapshots AS s (game_id, seq, data) SELECT u.game_id, u.seq, u.data "
+    "FROM unnest(%s::text[], %s::int8[], %s::bytea[]) AS u(game_id, seq, data) "
+    "JOIN games g ON g.game_id = u.game_id AND u.seq <= g.last_seq "
     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, data = excluded.data WHERE excluded.seq >= s.seq"
 )
 # every append of the batch in one statement: the heads it could move, then only their rows
