@@ -39,12 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_server  # noqa: E402
-import bench_store  # noqa: E402
-import psycopg  # noqa: E402
-
-from skirmish.engine.log import GENESIS_HASH, chain_hash  # noqa: E402
-from skirmish.server.store.postgres import PostgresStore  # noqa: E402
+import bench_server
+import bench_store
+import psycopg
+from skirmish.engine.log import GENESIS_HASH, chain_hash
+from skirmish.server.store.postgres import PostgresStore
 
 RAW_EVENT = "INSERT INTO events (game_id, seq, data, hash) VALUES (%s, %s, %s, %s)"
 RAW_COMMAND = "INSERT INTO commands (game_id, command_id, first_seq, last_seq, last_hash) VALUES (%s, %s, %s, %s, %s)"

@@ -37,7 +37,6 @@ import logging
 import signal
 import sys
 import time
-from pathlib import Path
 
 import structlog
 from websockets.asyncio.server import ServerConnection, serve
