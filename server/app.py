@@ -37,7 +37,6 @@ import logging
 import signal
 import sys
 import time
-from pathlib import Path
 
 import structlog
 from websockets.asyncio.server import ServerConnection, serve
@@ -72,8 +71,8 @@ def select_subprotocol(connection: ServerConnection, offered):
     raise NegotiationError(f"unsupported subprotocol; this server speaks {', '.join(SUBPROTOCOLS)}")
 
 
-def store_path(config: ServerConfig) -> Path | None:
-    """The SQLite file the server uses (None: in memory)."""
+def store_path(config: ServerConfig):
+    """The store the server uses: a SQLite file's Path, a PostgreSQL location, None (in memory)."""
     if config.in_memory:
         return None
     if config.db:
@@ -89,9 +88,9 @@ async def open_configured_store(config: ServerConfig) -> EventStore:
     path = store_path(config)
     if path is None:
         return MemoryStore()
-    from skirmish.server.store.location import open_sqlite  # names the path and the problem
+    from skirmish.server.store.location import open_location  # names the path and the problem
 
-    return await open_sqlite(path, create=True, writer=config.store_writer)
+    return await open_location(path, create=True, writer=config.store_writer)
 
 
 class App:

@@ -1,6 +1,7 @@
 """The ``skirmish`` command: play, replay, verify, export and import games.
 
-Every command that reads or writes the store takes ``--db PATH`` (a SQLite file). The default
+Every command that reads or writes the store takes ``--db PATH`` (a SQLite file, or a PostgreSQL
+database: ``postgresql://HOST/DB[?schema=NAME]``, see skirmish.server.store.location). The default
 is ``$SKIRMISH_DB`` if set, else ``$XDG_DATA_HOME/skirmish/games.sqlite``
 (``~/.local/share/skirmish/games.sqlite``); each command prints the file it uses.
 """
@@ -28,8 +29,9 @@ class CliError(Exception):
 
 
 
-def db_path(text: str | None) -> Path:
-    """The store file ``--db`` (or else ``$SKIRMISH_DB``, or else the default) names, checked."""
+def db_path(text: str | None):
+    """The store ``--db`` (or else ``$SKIRMISH_DB``, or else the default) names, checked: a SQLite
+    file's Path or a PostgreSQL location (skirmish.server.store.location.Postgres)."""
     from skirmish.server.store.location import resolve
 
     if text is not None:
@@ -39,14 +41,18 @@ def db_path(text: str | None) -> Path:
     return default_db()
 
 
-async def _open(db: str | None, *, create: bool):
-    from skirmish.server.store.location import open_sqlite, prepare
+async def _open(db: str | None, *, create: bool, what: str = "--db"):
+    from skirmish.server.store.location import Postgres, open_postgres, open_sqlite, prepare, resolve
 
-    path = db_path(db)
+    path = db_path(db) if what == "--db" else resolve(db, what=what)
+    label = "store" if what == "--db" else f"{what.lstrip('-')} store"
+    if isinstance(path, Postgres):
+        print(f"{label}: {path}", file=sys.stderr)
+        return await open_postgres(path, create=create)
     prepare(path, create=False)
     if not create and not path.exists():
-        raise CliError(f"no store at {path} (play a game with 'skirmish match', or pass --db)")
-    print(f"store: {path}", file=sys.stderr)
+        raise CliError(f"no store at {path} (play a game with 'skirmish match', or pass {what})")
+    print(f"{label}: {path}", file=sys.stderr)
     return await open_sqlite(path, create=create)
 
 
@@ -259,6 +265,24 @@ async def cmd_import(args) -> int:
     return EXIT_OK
 
 
+async def cmd_copy(args) -> int:
+    from skirmish.server.copy import copy_games
+    from skirmish.server.store.location import resolve
+
+    source_at, target_at = resolve(args.source, what="--from"), resolve(args.target, what="--to")
+    if str(source_at) == str(target_at):
+        raise CliError(f"--from and --to name the same store ({source_at})")
+    async with await _open(args.source, create=False, what="--from") as source, \
+            await _open(args.target, create=True, what="--to") as target:
+        summary = await copy_games(source, target, args.games)
+    print(f"copied {len(summary.copied)}, already there {len(summary.identical)}, refused "
+          f"{len(summary.conflicts)} (other content in the target), not verifying {len(summary.unverified)}, "
+          f"not in the source {len(summary.missing)}")
+    if summary.conflicts or summary.missing:
+        return EXIT_USAGE
+    return EXIT_OK if summary.ok else EXIT_FAILED
+
+
 async def cmd_missions(args) -> int:
     from skirmish.server import missions
 
@@ -340,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands = ((cli_args.add_match, cmd_match), (cli_args.add_replay, cmd_replay),
                 (cli_args.add_verify, cmd_verify), (cli_args.add_export, cmd_export),
-                (cli_args.add_import, cmd_import), (cli_args.add_serve, cmd_serve),
+                (cli_args.add_import, cmd_import), (cli_args.add_copy, cmd_copy), (cli_args.add_serve, cmd_serve),
                 (cli_args.add_missions, cmd_missions), (cli_args.add_tournament, cmd_tournament))
     for add, run in commands:  # each command's arguments (server/cli_args.py), and what runs it
         add(sub).set_defaults(run=run)

@@ -15,7 +15,8 @@ EXIT_FORFEIT = 3  # match: the game was played and stored, but a bot forfeited i
 
 def db_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
-                   help="the SQLite file holding the games, a path or sqlite:PATH (default: $SKIRMISH_DB or "
+                   help="the store holding the games: a SQLite file (a path or sqlite:PATH) or a PostgreSQL "
+                        "database (postgresql://HOST/DB[?schema=NAME]) (default: $SKIRMISH_DB or "
                         "~/.local/share/skirmish/games.sqlite)")
 
 
@@ -143,6 +144,25 @@ def add_export(sub) -> argparse.ArgumentParser:
     db_arg(p)
     return p
 
+
+
+def add_copy(sub) -> argparse.ArgumentParser:
+    """``skirmish copy``: move games between two stores."""
+    p = sub.add_parser("copy", help="copy games from one store to another, verifying each on arrival",
+                       description="Copy games from one store to another (a SQLite file or a PostgreSQL database, "
+                                   "either way). Each game is verified before it is written and again on "
+                                   "arrival; a game already in the target with the same content is skipped, "
+                                   "one with other content is refused and nothing of it is written.",
+                       epilog="exit status: 0 every game copied or already there; 1 a game does not verify; "
+                              "2 a game is in the target with other content, or is not in the source, or a "
+                              "store cannot be opened")
+    p.add_argument("--from", dest="source", required=True, metavar="DB",
+                   help="the store to copy from: a SQLite file (a path or sqlite:PATH) or postgresql://HOST/DB")
+    p.add_argument("--to", dest="target", required=True, metavar="DB",
+                   help="the store to copy into (created if missing), same forms as --from")
+    p.add_argument("--game", dest="games", action="append", metavar="ID",
+                   help="a game to copy (repeat for several; default: every game of the source)")
+    return p
 
 
 def add_import(sub) -> argparse.ArgumentParser:

@@ -3,9 +3,11 @@
 ``open_store(url_or_path)`` opens a backend by address:
 
 - ``memory:`` -> :class:`MemoryStore` (nothing persisted);
-- ``sqlite:PATH`` or a plain ``PATH`` -> :class:`SQLiteStore` in that file (created if missing).
+- ``sqlite:PATH`` or a plain ``PATH`` -> :class:`SQLiteStore` in that file (created if missing);
+- ``postgresql://HOST/DB[?schema=NAME]`` (or ``postgres://``) -> :class:`PostgresStore` in that
+  database (its tables created or migrated if needed; ``schema`` defaults to ``public``).
 
-Anything else is a ValueError naming it; PostgreSQL is not supported yet.
+Anything else is a ValueError naming it.
 """
 
 from __future__ import annotations
@@ -64,11 +66,11 @@ async def open_store(url_or_path: str) -> EventStore:
         if not rest:
             raise ValueError(f"store address {url_or_path!r}: 'sqlite:' needs a file path, e.g. 'sqlite:var/games.db'")
         return await SQLiteStore.open(rest)
-    if scheme in ("postgres", "postgresql"):
-        raise ValueError(
-            f"store address {url_or_path!r}: postgresql is not supported yet; use 'sqlite:PATH' or 'memory:'"
-        )
+    if scheme in ("postgres", "postgresql") and rest.startswith("//"):
+        from .location import open_postgres, parse_postgres
+
+        return await open_postgres(parse_postgres(url_or_path, "store address"), create=True)
     raise ValueError(
-        f"store address {url_or_path!r}: unknown scheme {scheme!r}; use 'memory:', 'sqlite:PATH' or a file path "
-        "(postgresql is not supported yet)"
+        f"store address {url_or_path!r}: unknown scheme {scheme!r}; use 'memory:', 'sqlite:PATH', a file path "
+        "or 'postgresql://HOST/DB'"
     )

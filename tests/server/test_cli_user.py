@@ -199,8 +199,7 @@ def test_a_db_that_is_a_folder_is_named(command: str, tmp_path: Path, env) -> No
 
 @pytest.mark.parametrize("command", sorted(commands_with_db()))
 @pytest.mark.parametrize("address, problem", [
-    ("postgresql://localhost/skirmish", "PostgreSQL is not supported"),
-    ("postgres://u@db:5432/x", "PostgreSQL is not supported"),
+    ("postgresql:skirmish", "a PostgreSQL address is a URL"),
     ("mysql://localhost/skirmish", "mysql: stores are not supported"),
     ("redis:6379", "redis: stores are not supported"),
 ])
@@ -215,12 +214,25 @@ def test_an_unsupported_store_is_refused_naming_the_supported_ones(command: str,
 
 
 def test_an_unsupported_store_in_the_environment_is_refused(tmp_path: Path, env) -> None:
-    env = {**env, "SKIRMISH_DB": "postgresql://localhost/skirmish"}
+    env = {**env, "SKIRMISH_DB": "mysql://localhost/skirmish"}
     for argv in (["verify", "g-1"], ["serve", "--port", "0"]):
         done = skirmish(argv, tmp_path, env, timeout=60)
         assert done.returncode == 2, (done.stdout, done.stderr)
-        assert "SKIRMISH_DB" in done.stderr and "PostgreSQL is not supported" in done.stderr, done.stderr
+        assert "SKIRMISH_DB" in done.stderr and "mysql: stores are not supported" in done.stderr, done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", sorted(commands_with_db()))
+def test_a_postgres_address_never_makes_a_file(command: str, tmp_path: Path, env) -> None:
+    # nothing listens on port 1: the command fails naming the address (without its password),
+    # and, unlike before PostgreSQL was supported, no SQLite file named after the URL appears
+    address = "postgresql://someone:hunter2@127.0.0.1:1/skirmish?connect_timeout=2"
+    done = skirmish([*db_argv(command, tmp_path), "--db", address], tmp_path, env, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "listening" not in done.stdout
+    assert "postgresql://someone:***@127.0.0.1:1/skirmish" in done.stderr, done.stderr
+    assert "hunter2" not in done.stderr + done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["some.skr"]
 
 
 def test_supported_stores_still_open(tmp_path: Path, env) -> None:
@@ -234,9 +246,10 @@ def test_supported_stores_still_open(tmp_path: Path, env) -> None:
 def test_the_server_config_refuses_an_unsupported_store() -> None:
     from skirmish.server.config import ServerConfig
 
-    with pytest.raises(ValueError, match="PostgreSQL is not supported"):
-        ServerConfig(db="postgresql://localhost/skirmish")
+    with pytest.raises(ValueError, match="a PostgreSQL address is a URL"):
+        ServerConfig(db="postgresql:skirmish")
     assert ServerConfig(db=":memory:").in_memory
+    ServerConfig(db="postgresql://localhost/skirmish?schema=s1")
     ServerConfig(db="sqlite:var/games.sqlite")
 
 

@@ -349,10 +349,8 @@ async def test_open_store_addresses(tmp_path: Path) -> None:
         finally:
             await s.close()
     assert (tmp_path / "a.sqlite").exists() and (tmp_path / "b.sqlite").exists()
-    with pytest.raises(ValueError, match="postgresql is not supported"):
-        await open_store("postgresql://localhost/skirmish")
-    with pytest.raises(ValueError, match="postgresql is not supported"):
-        await open_store("postgres://localhost/skirmish")
+    with pytest.raises(ValueError, match="'postgres'"):
+        await open_store("postgres:skirmish")  # PostgreSQL is postgresql://HOST/DB (tests/server/store/test_postgres.py)
     with pytest.raises(ValueError, match="'redis'"):
         await open_store("redis://localhost")
     with pytest.raises(ValueError, match="needs a file path"):
