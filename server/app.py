@@ -337,7 +337,7 @@ class App:
         if path == "/healthz":
             return json_response({"alive": True})
         if path == "/metrics":
-            return response(200, self.metrics.exposition(), CONTENT_TYPE)
+            return response(200, await self.metrics.exposition(self.closing), CONTENT_TYPE)
         failing = await self.metrics.readiness(self.closing)
         return json_response({"ready": not failing, "failing": failing}, 503 if failing else 200)
 

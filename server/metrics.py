@@ -16,6 +16,8 @@ Metrics (``docs/operations`` in ``deploy/README.md`` says what to alert on):
   malformed frames too, which never reach the lobby).
 - ``skirmish_games_owned``: games whose actor runs on this node; ``skirmish_games_live``: those
   of them started and not over; ``skirmish_connections``: WebSocket connections open.
+- ``skirmish_ready``: 1 if ``/readyz`` would answer 200, else 0 (checked at each scrape, so that
+  Prometheus alerts on readiness without probing ``/readyz`` itself).
 - ``skirmish_leases_taken_over_total``: games this node took over from another node whose lease
   lapsed (multi-node; 0 on one node).
 - ``process_*``: the process's CPU, memory and file descriptors (prometheus-client's
@@ -36,6 +38,7 @@ from collections.abc import Awaitable, Callable
 from prometheus_client import (
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     ProcessCollector,
     generate_latest,
@@ -81,6 +84,7 @@ class ServerMetrics:
         self.errors = Counter("skirmish_errors", "Error messages sent to clients, by code", ["code"], registry=r)
         self.leases_taken_over = Counter("skirmish_leases_taken_over", "Games this node took over from a node "
                                          "whose lease lapsed", registry=r)
+        self.ready = Gauge("skirmish_ready", "1 if /readyz answers 200 (checked at each scrape)", registry=r)
         r.register(_Gauges(sample))
         ProcessCollector(registry=r)
         self.ready_checks: dict[str, Callable[[], Awaitable[None]]] = {}
@@ -93,7 +97,8 @@ class ServerMetrics:
         if outcome == "ok":
             self.command_seconds.labels(kind).observe(max(0.0, time.perf_counter() - received))
 
-    def exposition(self) -> bytes:
+    async def exposition(self, closing: bool) -> bytes:
+        self.ready.set(0 if await self.readiness(closing) else 1)
         return generate_latest(self.registry)
 
     async def readiness(self, closing: bool) -> dict[str, str]:

@@ -56,6 +56,7 @@ async def test_metrics_count_what_was_played(server):
     assert value(before, "skirmish_leases_taken_over_total") == 0  # one node: nothing taken over
     assert value(before, "skirmish_connections") == 0 and value(before, "skirmish_games_owned") == 0
     assert ("process_resident_memory_bytes", ()) in before
+    assert value(before, "skirmish_ready") == 1
     a, b, sa, _ = await seated_pair(server.url)
     mid = await scrape(server.port)
     assert value(mid, "skirmish_connections") == 2
@@ -126,6 +127,7 @@ async def test_readyz_503_when_the_store_is_closed(make_server, tmp_path):
         reply = json.loads(body)
         assert reply["ready"] is False and "StoreClosed" in reply["failing"]["store"], reply
         assert (await get(srv.port, "/healthz"))[0] == 200  # alive all the same: restart is not the cure
+        assert value(await scrape(srv.port), "skirmish_ready") == 0
 
 
 async def test_readyz_503_when_a_check_hangs_or_fails(server, monkeypatch):
