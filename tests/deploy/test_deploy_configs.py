@@ -59,6 +59,17 @@ def test_systemd_units_verify(tmp_path):
     assert not done.stderr.strip(), done.stderr  # no warning either (unknown keys, bad values)
 
 
+def test_service_exposure_is_low(tmp_path):
+    tool = need("systemd-analyze")
+    text = (DEPLOY / "systemd" / "skirmish.service").read_text()
+    (tmp_path / "skirmish.service").write_text(text.replace("/opt/skirmish/venv/bin/skirmish",
+                                                            str(Path(sys.executable).with_name("skirmish"))))
+    done = run([tool, "security", "--offline=yes", "--no-pager", "./skirmish.service"], cwd=tmp_path)
+    level = re.search(r"Overall exposure level for skirmish.service: (\d+\.\d+)", done.stdout)
+    assert level, done.stdout + done.stderr
+    assert float(level.group(1)) <= 2.0, done.stdout  # systemd's scale: 0 (locked down) .. 10 (unprotected)
+
+
 def test_service_hardening_and_shutdown():
     unit = (DEPLOY / "systemd" / "skirmish.service").read_text()
     for line in ("User=skirmish", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
