@@ -49,11 +49,12 @@ from skirmish.server.config import ServerConfig
 from skirmish.server.connection import Connection, TokenBucket
 from skirmish.server.housebots import HouseBots, parse_names
 from skirmish.server.lobby import Lobby
+from skirmish.server.metrics import COMMAND_TYPES, CONTENT_TYPE, ServerMetrics, TimedStore, check_store
 from skirmish.server.replayframes import frame_limit
 from skirmish.server.session import MAX_NAME, SERVER_NAME, ServerSession, frame_id  # noqa: F401 (MAX_NAME: re-exported)
 from skirmish.server.logs import configure_logging, get_logger
 from skirmish.server.store import EventStore, MemoryStore
-from skirmish.server.web import WebRoutes
+from skirmish.server.web import WebRoutes, json_response, response
 from skirmish.server.webapi import WebApi
 
 __all__ = ["App", "ServerConfig", "running_server", "serve_until_signalled"]
@@ -111,7 +112,10 @@ class App:
         # the web client (skirmish.server.web): HTTP GETs on the same port, and the bots it hosts
         self.house = HouseBots(parse_names(config.house_bots), lambda: self.url, self.log)
         self._background: set[asyncio.Task] = set()  # tasks the server started for itself (resuming house bots)
-        self.web = WebRoutes(WebApi(lambda: self.lobby, self.house, config.tournaments))
+        self.web = WebRoutes(WebApi(lambda: self.lobby, self.house, config.tournaments), ops=self._ops)
+        # /metrics, /healthz, /readyz (skirmish.server.metrics): this server's own registry
+        self.metrics = ServerMetrics(self._gauges)
+        self.metrics.ready_checks["store"] = lambda: check_store(self.store)
 
     @property
     def url(self) -> str:
@@ -131,7 +135,8 @@ class App:
         c = self.config
         if self.store is None:
             self.store = await open_configured_store(c)
-        self.lobby = Lobby(self.store, c, self.log, admit_creation=self._take_creation)
+        self.lobby = Lobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log,
+                           admit_creation=self._take_creation)
         self.lobby.start()
         self._server = await serve(
             self._handle, c.host, c.port,
@@ -210,6 +215,7 @@ class App:
                                 replay_frame=frame_limit(c.replay_max), hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout, now=time.monotonic(),
                                 log=self.log)
         session.shutting_down = self.closing
+        session.on_error = self._count_error
         conn = Connection(ws, session.codec, send_buffer=c.send_buffer, close_timeout=c.close_timeout, log=self.log,
                           session=session)
         remote = ws.remote_address
@@ -295,14 +301,44 @@ class App:
 
     async def _on_request(self, conn: Connection, request, received: float) -> None:
         """A typed request the session let through: the lobby acts on it; a refusal is an ``error``
-        under its id."""
+        under its id. Game commands are counted and timed (``skirmish.server.metrics``)."""
+        counted = type(request) in COMMAND_TYPES
         try:
             await self.lobby.handle(conn, request, received)
         except (ProtocolError, GameError) as exc:
             conn.error(exc.code, exc.message, request.id)
+            if counted:
+                self.metrics.command(request, received, exc.code)
         except Exception:
             self.log.exception("internal_error", conn=conn.id, type=type(request).__name__)
             conn.error("server.internal", "the server failed; the game is unchanged", request.id)
+            if counted:
+                self.metrics.command(request, received, "server.internal", failed=True)
+        else:
+            if counted:
+                self.metrics.command(request, received)
+
+    # -- observability (skirmish.server.metrics) --------------------------------------------------
+
+    def _count_error(self, code: str) -> None:
+        self.metrics.errors.labels(code).inc()
+
+    def _gauges(self) -> dict[str, tuple[str, float]]:
+        actors = list(self.lobby.actors.values()) if self.lobby is not None else []
+        live = sum(1 for a in actors if a.state.started and a.state.outcome is None)
+        return {"skirmish_connections": ("WebSocket connections open", len(self.connections)),
+                "skirmish_games_owned": ("Games whose actor runs on this node", len(actors)),
+                "skirmish_games_live": ("Games on this node started and not over", live)}
+
+    async def _ops(self, path: str):
+        """``/healthz``: the process answers; ``/readyz``: it can serve (503 and the failing checks
+        if not); ``/metrics``: Prometheus' text format."""
+        if path == "/healthz":
+            return json_response({"alive": True})
+        if path == "/metrics":
+            return response(200, await self.metrics.exposition(self.closing), CONTENT_TYPE)
+        failing = await self.metrics.readiness(self.closing)
+        return json_response({"ready": not failing, "failing": failing}, 503 if failing else 200)
 
 
 @contextlib.asynccontextmanager

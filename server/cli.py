@@ -366,6 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
                 (cli_args.add_verify, cmd_verify), (cli_args.add_export, cmd_export),
                 (cli_args.add_import, cmd_import), (cli_args.add_copy, cmd_copy), (cli_args.add_serve, cmd_serve),
                 (cli_args.add_missions, cmd_missions), (cli_args.add_tournament, cmd_tournament))
+    from skirmish.server.backup import add_backup, cmd_backup  # backup: a consistent copy while serving
+
+    commands += ((add_backup, cmd_backup),)
     for add, run in commands:  # each command's arguments (server/cli_args.py), and what runs it
         add(sub).set_defaults(run=run)
 

@@ -117,6 +117,7 @@ class ServerSession:
         self.name = ""
         self.batch = False  # said hello with batch: a step's pushes go out as one ``updates``
         self.shutting_down = False  # the server is stopping: requests are refused
+        self.on_error = None  # called with each error code sent (the server's metrics)
         self.roles: dict[str, str] = {}  # game id -> "a", "b" or "spectator"
         self.close_request: tuple[int, str] | None = None  # (code, reason): close once the outbox is sent
         self._out: list[bytes | str] = []
@@ -135,6 +136,8 @@ class ServerSession:
     def error(self, code: str, message: str, msg_id: int = 0) -> None:
         log = self.log.debug if code == "protocol.rate_limited" else self.log.info
         log("error", conn=self.id, code=code, message=message, id=msg_id)
+        if self.on_error is not None:
+            self.on_error(code)
         self._out.append(self.codec.encode(m.Error(code=code, message=message, id=msg_id)))
 
     def _close(self, code: int, reason: str) -> None:

@@ -8,6 +8,8 @@ else gets an HTTP response here and the connection is closed.
   found in ``server/webui/`` when the server starts are served, looked up by name in a dict:
   no path ever reaches the file system, so there is no traversal (``/static/../x`` is 404).
 - ``/api/...``: the JSON API (``skirmish.server.webapi``).
+- ``/healthz``, ``/readyz``, ``/metrics``: the server's health and Prometheus metrics (``ops``, the
+  ``App``'s: ``skirmish.server.metrics``).
 
 Every response carries a Content-Security-Policy that allows nothing from another host
 (scripts, styles, images, connections: ``'self'`` only), ``nosniff``, no referrer, no framing.
@@ -33,6 +35,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'"
+OPS_PATHS = ("/healthz", "/readyz", "/metrics")
 REPORT_BASE = "http://127.0.0.1:8765"  # the replay links of a tournament played in process (tournament/html.py)
 
 TYPES = {
@@ -108,8 +111,9 @@ def is_upgrade(request: Request) -> bool:
 class WebRoutes:
     """``process_request`` for websockets' ``serve``: HTTP GETs here, upgrades to the protocol."""
 
-    def __init__(self, api):
+    def __init__(self, api, ops=None):
         self.api = api  # skirmish.server.webapi.WebApi
+        self.ops = ops  # async (path) -> Response for OPS_PATHS (skirmish.server.app.App._ops)
         self.assets = load_assets()
 
     async def __call__(self, connection, request: Request) -> Response | None:
@@ -168,4 +172,6 @@ class WebRoutes:
         if path.startswith("/api/"):
             token = request.headers.get("X-Skirmish-Token", "")
             return await self.api.handle(path.removeprefix("/api/").split("/"), query, token)
+        if path in OPS_PATHS and self.ops is not None:
+            return await self.ops(path)
         raise HttpError(404, "no such page")

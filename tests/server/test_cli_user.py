@@ -171,11 +171,11 @@ def db_argv(command: str, tmp_path: Path) -> list[str]:
     replay.write_bytes(b"not looked at before the store")
     return {"match": ["match", "--seed", "1"], "replay": ["replay", "g-1"], "verify": ["verify", "g-1"],
             "export": ["export", "g-1", str(tmp_path / "out.skr")], "import": ["import", str(replay)],
-            "serve": ["serve", "--port", "0"]}[command]
+            "serve": ["serve", "--port", "0"], "backup": ["backup", "--to", str(tmp_path / "copy.sqlite")]}[command]
 
 
 def test_every_command_with_a_db_is_checked_here() -> None:
-    assert commands_with_db() == {"match", "replay", "verify", "export", "import", "serve"}
+    assert commands_with_db() == {"match", "replay", "verify", "export", "import", "serve", "backup"}
 
 
 @pytest.mark.parametrize("command", sorted(commands_with_db()))
