@@ -37,7 +37,9 @@ def never(state, event) -> bool:
 def renamed(created: ev.GameCreated, uid: str, **fields) -> ev.GameCreated:
     """``created`` with unit ``uid``'s fields replaced."""
     units = tuple(msgspec.structs.replace(u, **fields) if u.id == uid else u for u in created.units)
-    return msgspec.structs.replace(created, units=units)
+    new = fields.get("id", uid)
+    candidates = {side: tuple(new if c == uid else c for c in ids) for side, ids in created.lt_candidates.items()}
+    return msgspec.structs.replace(created, units=units, lt_candidates=candidates)  # a candidate keeps its id's place
 
 
 def probe_twins(mission_id: str, monkeypatch, module=PROBE):

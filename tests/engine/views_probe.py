@@ -65,7 +65,7 @@ def probe_game_created(state, e: ev.GameCreated, viewer: str):
     masked = [msgspec.structs.replace(u, id=HANDLE, name=Hidden("name"), x=Hidden("position"), y=Hidden("position"))
               for u in e.units if u.id == uid]
     e = msgspec.structs.replace(e, units=(*(u for u in e.units if u.id != uid), *masked))  # its place in the list tells too
-    return msgspec.convert(_rename(msgspec.to_builtins(e), uid), type(e))  # named elsewhere (a Lieutenant candidate)
+    return msgspec.convert(_rename(msgspec.to_builtins(e), _in_words(uid)), type(e))  # named elsewhere (a Lieutenant candidate)
 
 
 def probe_event(state, e, viewer: str, renames=_in_words):
