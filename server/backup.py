@@ -147,7 +147,13 @@ async def cmd_backup(args) -> int:
     from skirmish.server.cli import db_path
     from skirmish.server.store.location import prepare
 
+    from skirmish.server.store.location import Postgres
+
     source = db_path(args.db)  # (StoreError for what is not a SQLite file: the cli says it, exit 2)
+    if isinstance(source, Postgres):
+        print(f"skirmish backup: {source} is a PostgreSQL store; this command copies a SQLite store "
+              "(back PostgreSQL up with pg_dump: deploy/README.md)", file=sys.stderr)
+        return 2
     prepare(source, create=False)
     try:
         r = backup(source, Path(args.to), force=args.force, verify=args.verify)
