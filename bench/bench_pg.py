@@ -86,12 +86,9 @@ async def raw_inserts(store: PostgresStore, work, pool: list[bytes], per_txn: in
         rows_games = [(f"raw-{bench_store.game_id(g)}", time.time()) for g in range(len(work))]
         async with conn.cursor() as cur:
             await cur.executemany(RAW_GAME, rows_games)
-        heads = [(0, GENESIS_HASH)] * len(work)
-        ev_rows: list[tuple] = []
-        cmd_rows: list[tuple] = []
         txns = events = 0
 
-        async def flush() -> None:
+        async def flush(ev_rows, cmd_rows) -> None:
             nonlocal txns, events
             async with conn.transaction(), conn.cursor() as cur:
                 await cur.executemany(RAW_EVENT, ev_rows)
@@ -99,29 +96,10 @@ async def raw_inserts(store: PostgresStore, work, pool: list[bytes], per_txn: in
                     await cur.executemany(RAW_COMMAND, cmd_rows)
             txns += 1
             events += len(ev_rows)
-            ev_rows.clear()
-            cmd_rows.clear()
 
         t0 = time.perf_counter()
-        for r in range(max(len(a) for a in work)):
-            for appends in work:
-                if r >= len(appends):
-                    continue
-                g, p, k, cmd = appends[r]
-                gid = f"raw-{bench_store.game_id(g)}"
-                seq, h = heads[g]
-                first = seq + 1
-                for data in pool[p : p + k]:
-                    seq += 1
-                    h = chain_hash(h, gid, seq, data)
-                    ev_rows.append((gid, seq, data, h))
-                heads[g] = (seq, h)
-                if cmd is not None:
-                    cmd_rows.append((gid, cmd, first, seq, h))
-                if len(ev_rows) >= per_txn:
-                    await flush()
-        if ev_rows:
-            await flush()
+        for ev_rows, cmd_rows in bench_store.raw_batches(work, pool, per_txn, prefix="raw-"):
+            await flush(ev_rows, cmd_rows)
         return {"seconds": time.perf_counter() - t0, "events": events, "txns": txns}
 
 

@@ -119,6 +119,35 @@ async def bench_store(path: Path, work: list[list[Append]], pool: list[bytes]) -
 # ---------------------------------------------------------------------------- (a) raw sqlite3
 
 
+def raw_batches(work, pool: list[bytes], per_txn: int, prefix: str = ""):
+    """The rows plain INSERTs write for ``work`` (games ``prefix`` + ``game_id(g)``, interleaved round
+    by round, each event chained), as (event rows, command rows) of at least ``per_txn`` events a
+    batch (the last may have fewer)."""
+    heads = [(0, GENESIS_HASH)] * len(work)
+    ev_rows: list[tuple[str, int, bytes, bytes]] = []
+    cmd_rows: list[tuple[str, str, int, int, bytes]] = []
+    for r in range(max(len(appends) for appends in work)):
+        for appends in work:
+            if r >= len(appends):
+                continue
+            g, p, k, cmd = appends[r]
+            gid = prefix + game_id(g)
+            seq, h = heads[g]
+            first = seq + 1
+            for data in pool[p : p + k]:
+                seq += 1
+                h = chain_hash(h, gid, seq, data)
+                ev_rows.append((gid, seq, data, h))
+            heads[g] = (seq, h)
+            if cmd is not None:
+                cmd_rows.append((gid, cmd, first, seq, h))
+            if len(ev_rows) >= per_txn:
+                yield ev_rows, cmd_rows
+                ev_rows, cmd_rows = [], []
+    if ev_rows:
+        yield ev_rows, cmd_rows
+
+
 def bench_raw(path: Path, work: list[list[Append]], pool: list[bytes], events_per_txn: int) -> dict[str, float]:
     """The same rows, games interleaved round by round as in (b), one COMMIT per >= events_per_txn events."""
     out: dict[str, float] = {}
@@ -127,13 +156,9 @@ def bench_raw(path: Path, work: list[list[Append]], pool: list[bytes], events_pe
         conn = sqlite_store.connect(path)
         sqlite_store.create_schema(conn, str(path))
         conn.executemany(sqlite_store.INSERT_GAME, [(game_id(g), time.time(), b"", b"") for g in range(len(work))])
-        rounds = max(len(appends) for appends in work)
-        heads = [(0, GENESIS_HASH)] * len(work)
-        ev_rows: list[tuple[str, int, bytes, bytes]] = []
-        cmd_rows: list[tuple[str, str, int, int, bytes]] = []
         txns = events = 0
 
-        def flush() -> None:
+        def flush(ev_rows, cmd_rows) -> None:
             nonlocal txns, events
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany(sqlite_store.INSERT_EVENT, ev_rows)
@@ -142,29 +167,10 @@ def bench_raw(path: Path, work: list[list[Append]], pool: list[bytes], events_pe
             conn.execute("COMMIT")
             txns += 1
             events += len(ev_rows)
-            ev_rows.clear()
-            cmd_rows.clear()
 
         t0 = time.perf_counter()
-        for r in range(rounds):
-            for appends in work:
-                if r >= len(appends):
-                    continue
-                g, p, k, cmd = appends[r]
-                gid = game_id(g)
-                seq, h = heads[g]
-                first = seq + 1
-                for data in pool[p : p + k]:
-                    seq += 1
-                    h = chain_hash(h, gid, seq, data)
-                    ev_rows.append((gid, seq, data, h))
-                heads[g] = (seq, h)
-                if cmd is not None:
-                    cmd_rows.append((gid, cmd, first, seq, h))
-                if len(ev_rows) >= events_per_txn:
-                    flush()
-        if ev_rows:
-            flush()
+        for ev_rows, cmd_rows in raw_batches(work, pool, events_per_txn):
+            flush(ev_rows, cmd_rows)
         out.update(events=events, seconds=time.perf_counter() - t0, txns=txns)
         conn.close()
 
