@@ -117,6 +117,8 @@ async def cmd_match(args) -> int:
 
 
 async def cmd_replay(args) -> int:
+    if args.all:
+        return await _check_all(args, "replay")
     if args.file:
         if args.game:
             raise CliError("name a GAME or a replay file with --file, not both")
@@ -133,49 +135,34 @@ async def cmd_replay(args) -> int:
 def _narrate(datas: list[bytes], viewer: str) -> int:
     """Print the events (stored bytes) as ``viewer`` sees them. An event that cannot be read or
     replayed stops it: the events before it are printed, then the error names it (exit 1)."""
-    from skirmish.client.narrate import describe
-    from skirmish.engine.codec import DecodeError, decode_event
-    from skirmish.engine.evolve import evolve, initial_state
-    from skirmish.engine.view import view
+    from skirmish.server.storecheck import replay_lines
 
-    events, bad = [], None
-    for seq, data in enumerate(datas, start=1):
-        try:
-            events.append(decode_event(data))
-        except DecodeError as exc:
-            bad = (seq, f"not a valid event: {exc}")
-            break
-    finished = any(type(e).__name__ == "GameEnded" for e in events)
-    if viewer == "all" and not finished and bad is None:
+    lines, bad, over = replay_lines(datas, viewer)
+    if viewer == "all" and not over and bad is None:
         raise CliError("the full log opens when the game is over; use --as a, b or spectator")
-    full = state = None  # the full state (each view sees it as it was before its event), the viewer's
-    for seq, event in enumerate(events, start=1):
-        try:
-            if seq == 1:
-                full = initial_state(event)
-                seen = view(full, event, viewer)  # GameCreated: its view sees the state it creates
-                state = initial_state(seen)
-            else:
-                seen = view(full, event, viewer)
-                evolve(full, event)
-            if seen is None:
-                continue
-            line = describe(seen, state)
-            if seq > 1:
-                evolve(state, seen)
-        except Exception as exc:  # noqa: BLE001 - a malformed log: name the event, no traceback
-            bad = (seq, f"{type(event).__name__} cannot be replayed: {type(exc).__name__}: {exc}")
-            break
-        if line:
-            print(f"{seq:5d}  {line}")
-    if bad is None and not datas:
-        bad = (1, "the log is empty")
+    for seq, line in lines:
+        print(f"{seq:5d}  {line}")
     if bad is not None:
         sys.stdout.flush()
         print(f"skirmish replay: FAILED at event {bad[0]}: {bad[1]} "
               f"(skirmish verify checks the whole log)", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+async def _check_all(args, mode: str) -> int:
+    """``verify --all`` / ``replay --all``: every game of the store, in parallel workers."""
+    from skirmish.server.storecheck import check_store, default_workers, summary
+
+    if args.game or args.file:
+        raise CliError(f"--all checks every game of the store: name no GAME and no --file")
+    workers = default_workers() if args.workers is None else args.workers
+    if workers < 1:
+        raise CliError(f"--workers takes a number of processes of at least 1, not {workers}")
+    async with await _open(args.db, create=False) as store:
+        totals = await check_store(store, mode, workers=workers, viewer=getattr(args, "viewer", "spectator"))
+    print(summary(totals, mode, workers))
+    return EXIT_FAILED if totals.failed else EXIT_OK
 
 
 def _read_replay_file(path: str):
@@ -202,6 +189,10 @@ async def cmd_verify(args) -> int:
     from skirmish.engine.verify import LoggedEvent, verify_log
     from skirmish.server.replayfile import verify_file
 
+    if args.all:
+        if args.expect_head is not None:
+            raise CliError("--expect-head checks one game's head: name the GAME, not --all")
+        return await _check_all(args, "verify")
     expect = _hex_digest(args.expect_head) if args.expect_head is not None else None
     if args.file:
         if args.game:

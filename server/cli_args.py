@@ -55,12 +55,15 @@ exit status:
      hash is not the one --expect-head names (both are printed)
   2  nothing could be checked: no such game or store, a file that cannot be read or is
      not a replay file, or bad arguments
+With --all (every game of the store, --workers processes): 0 every game verifies, 1 at least
+one does not (each failure is printed, with its game id).
 """
 
 REPLAY_EPILOG = """\
 exit status: 0 the game was printed; 1 an event cannot be read or replayed (the events
 before it are printed, then the error names it); 2 no such game, store or file, or a file
 that is not a replay file. Replay does not verify: 'skirmish verify' does.
+With --all: 0 every game replays, 1 at least one does not (each failure is printed).
 """
 
 
@@ -102,6 +105,13 @@ def add_match(sub) -> argparse.ArgumentParser:
 
 
 
+def all_arg(p: argparse.ArgumentParser, text: str) -> None:
+    """``--all`` and ``--workers`` of ``verify`` and ``replay``."""
+    p.add_argument("--all", action="store_true", help=text)
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="with --all: worker processes (default: one per core; 1 checks in this process)")
+
+
 def add_replay(sub) -> argparse.ArgumentParser:
     """``skirmish replay``: print a game event by event."""
     p = sub.add_parser("replay", help="print a game event by event",
@@ -110,6 +120,8 @@ def add_replay(sub) -> argparse.ArgumentParser:
                        epilog=REPLAY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", nargs="?", help="the game id (or --file)")
     p.add_argument("--file", help="replay an exported replay file instead of a game in the store")
+    all_arg(p, "replay every game of the store (nothing printed but failures, progress and a games/s "
+                "summary; with --as all, games not yet over are counted and left out)")
     p.add_argument("--as", dest="viewer", choices=["a", "b", "spectator", "all"], default="spectator",
                    help="whose view to replay (default: spectator; 'all' once the game is over)")
     db_arg(p)
@@ -126,6 +138,8 @@ def add_verify(sub) -> argparse.ArgumentParser:
                        epilog=VERIFY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", nargs="?", help="the game id (or --file)")
     p.add_argument("--file", help="verify a replay file instead of a game in the store")
+    all_arg(p, "verify every game of the store in parallel workers (failures, progress and a games/s "
+                "summary; exit 1 if any game fails)")
     p.add_argument("--expect-head", metavar="HASH",
                    help="also check that the log ends at this head hash (64 hex digits: what the server "
                         "announced in game_over and list_games); a different head fails (exit 1)")

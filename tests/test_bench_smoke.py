@@ -23,6 +23,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
     ("bench_compare.py", ["--before", "HEAD", "--rounds", "1", "--parts", "replay,decide", "--events", "2000",
                           "--games", "1"], "after/before"),
     ("bench_web.py", ["--mission", "ridge", "--steps", "5", "--playback", "30"], "bench_web"),
+    ("bench_storecheck.py", ["--games", "4", "--missions", "ridge", "--repeat", "1"], "replay ratio 2 workers / 1"),
     ("bench_leaks.py", ["--games", "20", "--rounds", "1", "--workers", "1", "--missions", "knives,ridge+probe"],
      "leaks found: 0 (must be 0)"),
 ])

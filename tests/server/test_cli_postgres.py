@@ -135,3 +135,14 @@ async def test_serve_on_postgres_plays_a_game_that_verifies(pg, tmp_path: Path) 
     async with await PostgresStore.open(schema[0], schema=schema[1], create=False) as store:
         report = await verify_store(store, sa.game_id)
     assert report.ok and report.finished, report.summary()
+
+
+def test_verify_and_replay_all_on_postgres(pg, capsys) -> None:
+    """``--all`` over a PostgreSQL store: the parent reads every log, two workers check them."""
+    db = pg()
+    for seed in ("7", "8"):
+        assert run(capsys, "match", "--seed", seed, "--bots", "greedy,random", "--db", db)[0] == 0
+    for mode in ("verify", "replay"):
+        code, out, err = run(capsys, mode, "--all", "--workers", "2", "--db", db)
+        assert code == 0, out + err
+        assert f"{mode} --all: 2 games, 2 OK, 0 failed" in out and "(2 workers)" in out
