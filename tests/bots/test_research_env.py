@@ -157,3 +157,17 @@ def test_observations_come_from_the_agents_own_view_never_the_true_state():
 
 def test_mission_ids_are_the_bundled_missions():
     assert mission_ids() == list(missions.bundled())
+
+
+def test_render_draws_the_board_from_the_acting_agents_view():
+    env = make_env("ridge", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    board = env.mission.board
+    rows = text.splitlines()
+    assert len(rows) == board.height + 1 and all(len(r) == board.width for r in rows[:-1])
+    side = env.agent_selection
+    placed = [u for u in env.match.views[side].units.values() if isinstance(u.x, int)]
+    for u in placed:
+        assert rows[u.y][u.x] == (u.side.upper() if u.side == side else u.side)
+    assert rows[-1] == f"round {env.match.views[side].round}, {side} to act"
