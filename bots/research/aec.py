@@ -54,6 +54,8 @@ class SkirmishEnv(AECEnv):
                                     for a in self.possible_agents}
         self._seeds = random.Random()
         self.match: Match | None = None
+        self._masks: dict[str, np.ndarray] = {}  # each agent's last mask, for the decision in _mask_key
+        self._mask_key: dict[str, tuple] = {}
 
     def observation_space(self, agent):
         return self._observation_spaces[agent]
@@ -68,6 +70,8 @@ class SkirmishEnv(AECEnv):
         else:
             game_seed = self._seeds.getrandbits(63)
         self.match = Match(self.mission, game_seed)
+        self._masks.clear()
+        self._mask_key.clear()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -84,11 +88,14 @@ class SkirmishEnv(AECEnv):
 
     def mask(self, agent: str) -> np.ndarray:
         """1 for each action of ``agent``'s pending decision (seen in its own view), else 0."""
-        m = np.zeros(self.table.n, np.int8)
-        d = self.match.decision(agent) if self.match is not None else None
-        if d is not None:
-            m[self.table.legal(d.options)] = 1
-        return m
+        key = (id(self.match), self.match.decisions if self.match is not None else -1, agent)
+        if self._mask_key.get(agent) != key:
+            m = np.zeros(self.table.n, np.int8)
+            d = self.match.decision(agent) if self.match is not None else None
+            if d is not None:
+                m[self.table.legal(d.options)] = 1
+            self._mask_key[agent], self._masks[agent] = key, m
+        return self._masks[agent].copy()
 
     def _update_infos(self) -> None:
         for a in self.agents:
