@@ -74,3 +74,14 @@ def test_the_doc_lists_every_option_name():
     documented = {(name, tuple(s.strip() for s in slots.split(",")) if slots else ()) for name, slots in rows}
     expected = {(name, slots) for (name, _), slots in HEADS.items()}
     assert documented == expected, (sorted(expected - documented), sorted(documented - expected))
+
+
+def test_make_test_installs_the_research_extras():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {e: {re.split(r"[<>=\[ ]", d)[0] for d in deps} for e, deps in extras.items()}
+    assert {"numpy", "gymnasium", "pettingzoo"} <= names["research"]
+    assert names["openspiel"] == {"open_spiel"}
+    install = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", (ROOT / "Makefile").read_text())
+    assert install and {"research", "openspiel"} <= set(install.group(1).split(","))
