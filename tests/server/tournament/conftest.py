@@ -72,3 +72,34 @@ def tt():
 
     return SimpleNamespace(results=results, recorded=recorded, event_rows=event_rows, env=subprocess_env,
                            root=ROOT, here=HERE)
+
+
+def need_ray():
+    """The ``ray`` module for the ``--ray`` tests: skip without it on a laptop, fail under CI=true
+    (``make test`` installs it: the ``ray`` extra)."""
+    try:
+        import ray
+    except ImportError:
+        why = "Ray is not installed (the 'ray' extra)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{why} (CI=true: the --ray tests must run; `make test` installs .[test,bench,ray])")
+        pytest.skip(f"{why}: pip install -e '.[ray]' to run the --ray tests (under CI=true this fails)")
+    return ray
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray for a test module (started once: a few seconds): 2 CPUs, no dashboard, a
+    small object store, quiet. Its workers import this folder's test bots (``PYTHONPATH``), as
+    forked worker processes do. A tournament run in this process uses it and leaves it running."""
+    import logging
+
+    ray = need_ray()
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    path = os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20,
+             log_to_driver=False, logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
