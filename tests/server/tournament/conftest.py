@@ -65,13 +65,31 @@ def event_rows(db: Path, game_id: str) -> list[tuple[int, bytes, bytes]]:
             "SELECT seq, data, hash FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
 
 
+def stored(db) -> dict:
+    """Everything the parent wrote that follows from the seed: every game's header (less its time
+    of creation), secret and events (bytes and chain hashes), and every result record without its
+    wall-clock times."""
+    with closing(sqlite3.connect(db)) as conn:
+        games = {gid: ({k: v for k, v in json.loads(meta).items() if k != "created"},  # (wall-clock time)
+                       bytes(secret) if secret is not None else None)
+                 for gid, meta, secret in conn.execute("SELECT game_id, meta, secret FROM games")}
+        events = {}
+        for gid, seq, data, h in conn.execute("SELECT game_id, seq, data, hash FROM events ORDER BY game_id, seq"):
+            events.setdefault(gid, []).append((seq, bytes(data), bytes(h)))
+        records = {}
+        for idx, gid, rec in conn.execute("SELECT idx, game_id, record FROM tournament_results"):
+            rec = json.loads(rec)
+            records[idx] = (gid, {k: v for k, v in rec.items() if k not in ("duration", "think")})
+    return {"games": games, "events": events, "records": records}
+
+
 @pytest.fixture
 def tt():
     """The helpers above, as a fixture (importing from a conftest module is ambiguous)."""
     from types import SimpleNamespace
 
     return SimpleNamespace(results=results, recorded=recorded, event_rows=event_rows, env=subprocess_env,
-                           root=ROOT, here=HERE)
+                           root=ROOT, here=HERE, stored=stored, need_ray=need_ray)
 
 
 def need_ray():

@@ -5,9 +5,7 @@ their errors and the bots' logs come back from the Ray workers."""
 
 from __future__ import annotations
 
-import sqlite3
 import sys
-from contextlib import closing
 
 import pytest
 
@@ -24,26 +22,6 @@ def run(cli, out, *extra, bots=BOTS, fmt="round-robin", seed=5):
     return text, err
 
 
-def stored(db) -> dict:
-    """Everything the parent wrote that follows from the seed: every game's header (less its time
-    of creation), secret and events (bytes and chain hashes), and every result record without its
-    wall-clock times."""
-    import json
-
-    with closing(sqlite3.connect(db)) as conn:
-        games = {gid: ({k: v for k, v in json.loads(meta).items() if k != "created"},  # (wall-clock time)
-                       bytes(secret) if secret is not None else None)
-                 for gid, meta, secret in conn.execute("SELECT game_id, meta, secret FROM games")}
-        events = {}
-        for gid, seq, data, h in conn.execute("SELECT game_id, seq, data, hash FROM events ORDER BY game_id, seq"):
-            events.setdefault(gid, []).append((seq, bytes(data), bytes(h)))
-        records = {}
-        for idx, gid, rec in conn.execute("SELECT idx, game_id, record FROM tournament_results"):
-            rec = json.loads(rec)
-            records[idx] = (gid, {k: v for k, v in rec.items() if k not in ("duration", "think")})
-    return {"games": games, "events": events, "records": records}
-
-
 @pytest.mark.parametrize("fmt", ["round-robin", "swiss"])
 def test_ray_with_1_and_2_workers_stores_what_worker_processes_store(local_ray, tmp_path, cli, tt, fmt):
     runs = {}
@@ -53,7 +31,7 @@ def test_ray_with_1_and_2_workers_stores_what_worker_processes_store(local_ray, 
         if name.startswith("ray"):
             assert "as Ray tasks on the running Ray (2 CPUs)" in err, err
             assert f"{extra[1]} game(s) at once" in err
-        runs[name] = stored(tmp_path / name / "games.sqlite")
+        runs[name] = tt.stored(tmp_path / name / "games.sqlite")
     reference = runs.pop("processes-2")
     assert reference["records"] and len(reference["events"]) == len(reference["records"])
     for name, got in runs.items():
@@ -112,10 +90,10 @@ def test_forfeits_and_the_bots_logs_come_back_from_ray_workers(local_ray, tmp_pa
 def test_a_tournament_started_on_processes_resumes_on_ray(local_ray, tmp_path, cli, tt):
     out = tmp_path / "out"
     run(cli, out, "--workers", 2)
-    first = stored(out / "games.sqlite")
+    first = tt.stored(out / "games.sqlite")
     text, err = run(cli, out, "--workers", 2, "--ray")
     assert "12 games (0 played now, 12 resumed)" in text
-    assert stored(out / "games.sqlite") == first
+    assert tt.stored(out / "games.sqlite") == first
 
 
 def test_without_ray_installed_the_error_says_how_to_install_it(tmp_path, cli, monkeypatch):
