@@ -17,9 +17,10 @@ forfeits, progress, resuming and Ctrl-C work as they do locally:
   task asks for one CPU.
 
 Where Ray runs: with no address, a local Ray is started for the tournament (``ray.init``
-with ``address="local"``: a new one, ``num_cpus`` = the workers, no dashboard, quiet) and
-stopped at the end; its workers import what this process imports (its ``sys.path`` is passed
-as their ``PYTHONPATH``), as forked worker processes would. With an address (``auto``,
+with ``address="local"``: a new one, ``num_cpus`` = the workers, no dashboard, quiet, its
+workers not niced below this process as Ray's are by default) and stopped at the end; its
+workers import what this process imports (its ``sys.path`` is passed as their ``PYTHONPATH``),
+as forked worker processes would. With an address (``auto``,
 ``HOST:PORT`` or ``ray://HOST:10001``), the tournament joins that cluster: every node must have
 skirmish and the entrants' bot modules installed. A process that has already called
 ``ray.init`` (a test, a benchmark) is used as it is and left running.
@@ -65,7 +66,7 @@ class RayPool:
         self.address = address
         self.started = False  # a Ray this pool started (and stops at the end)
         if not ray.is_initialized():
-            _init(ray, address, workers)
+            init_ray(address, workers)
             self.started = True
         self.cpus = int(ray.cluster_resources().get("CPU", 0))
         from .worker import play_game
@@ -158,9 +159,15 @@ def _play_in_task(spec, server):
     return play_game(spec, server)
 
 
-def _init(ray, address: str, workers: int | None) -> None:
-    """Start a local Ray (``address`` empty) or join the cluster at ``address``, quietly."""
+def init_ray(address: str = LOCAL, workers: int | None = None):
+    """Start a local Ray (``address`` empty; ``workers`` CPUs, default one per core) or join the
+    cluster at ``address``, quietly, as ``--ray`` does; the ``ray`` module. (Also the tests' and
+    the benchmark's way to start the Ray their tournaments share.)"""
+    ray = import_ray()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage-stats notice, nothing sent
+    # Ray nices its workers by 15 below the driver; the games are this run's work, played at the
+    # priority of the command (as worker processes are): a local Ray's workers are not niced
+    os.environ.setdefault("RAY_worker_niceness", "0")
     quiet = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         if address == LOCAL:
@@ -173,3 +180,4 @@ def _init(ray, address: str, workers: int | None) -> None:
     except (ConnectionError, ValueError, RuntimeError) as exc:
         where = f"the Ray cluster at {address}" if address else "a local Ray"
         raise TournamentError(f"--ray: cannot start or reach {where}: {str(exc).splitlines()[0]}") from None
+    return ray

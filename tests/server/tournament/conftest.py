@@ -107,16 +107,14 @@ def need_ray():
 
 @pytest.fixture(scope="module")
 def local_ray():
-    """One local Ray for a test module (started once: a few seconds): 2 CPUs, no dashboard, a
-    small object store, quiet. Its workers import this folder's test bots (``PYTHONPATH``), as
-    forked worker processes do. A tournament run in this process uses it and leaves it running."""
-    import logging
-
+    """One local Ray for a test module (started once: a few seconds), as ``--ray`` starts one
+    (``raypool.init_ray``: no dashboard, a small object store, quiet) with 2 CPUs. Its workers
+    import this folder's test bots (this process's ``sys.path`` is their ``PYTHONPATH``), as forked
+    worker processes do. A tournament run in this process uses it and leaves it running."""
     ray = need_ray()
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    path = os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 2**20,
-             log_to_driver=False, logging_level=logging.ERROR, runtime_env={"env_vars": {"PYTHONPATH": path}})
+    from skirmish.server.tournament.raypool import init_ray
+
+    init_ray(workers=2)
     try:
         yield ray
     finally:
