@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import sys
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -168,6 +169,8 @@ def init_ray(address: str = LOCAL, workers: int | None = None):
     # Ray nices its workers by 15 below the driver; the games are this run's work, played at the
     # priority of the command (as worker processes are): a local Ray's workers are not niced
     os.environ.setdefault("RAY_worker_niceness", "0")
+    if address != LOCAL:
+        _reachable(address)
     quiet = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         if address == LOCAL:
@@ -181,3 +184,16 @@ def init_ray(address: str = LOCAL, workers: int | None = None):
         where = f"the Ray cluster at {address}" if address else "a local Ray"
         raise TournamentError(f"--ray: cannot start or reach {where}: {str(exc).splitlines()[0]}") from None
     return ray
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once a ``HOST:PORT`` (or ``ray://HOST:PORT``) that nothing answers on: Ray itself
+    retries such an address for minutes, logging warnings. (``auto`` and other forms go to Ray.)"""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise TournamentError(f"--ray: nothing answers at {address} ({exc.strerror or exc}); start the cluster "
+                              f"(ray start --head) or give its address: HOST:6379, ray://HOST:10001 or auto") from None

@@ -5,6 +5,7 @@ their errors and the bots' logs come back from the Ray workers."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -120,3 +121,32 @@ def test_the_ray_setting_in_a_toml_file_and_its_errors(tmp_path):
     path.write_text('bots = "random,random"\nray = 3\nworkers = 2\n')
     with pytest.raises(TournamentError, match="ray must be true, false or a Ray address"):
         load_config(path)
+
+
+@pytest.mark.parametrize("mode", ["processes", "ray"])
+def test_a_worker_that_dies_stops_the_tournament_and_keeps_the_games_recorded(request, tmp_path, cli, tt, mode):
+    if mode == "ray":
+        request.getfixturevalue("local_ray")
+    out = tmp_path / "out"
+    extra = ["--ray"] if mode == "ray" else []
+    code, text, err = cli("tournament", "--bots", "random,random,exit=tournament_testbots:Exiter", "--games", 2,
+                          "--seed", 2, "--workers", 1, "--out", out, *extra)
+    assert code != 0
+    assert "a worker process died while playing game" in err and "rerun the same command to resume" in err, err
+    kept = tt.recorded(out / "games.sqlite")
+    assert kept and all("exit" not in json.loads(rec)["sides"].values() for _, rec, _ in kept.values())
+    assert set(tt.stored(out / "games.sqlite")["events"]) == {gid for gid, _, _ in kept.values()}
+
+
+def test_an_address_nothing_answers_on_is_refused_at_once(tt):
+    import socket
+
+    tt.need_ray()
+    from skirmish.server.tournament.raypool import init_ray
+
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(TournamentError, match=f"nothing answers at {address}"):
+            init_ray(address)
