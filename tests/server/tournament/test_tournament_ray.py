@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from skirmish.server.tournament import TournamentError, load_config
+from test_tournament_server import server  # noqa: F401  (the fixture: `skirmish serve` in a subprocess)
 
 BOTS = "random,first=tournament_testbots:FirstOption,random"
 TIMEOUT_MS = 400
@@ -150,3 +151,20 @@ def test_an_address_nothing_answers_on_is_refused_at_once(tt):
     for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
         with pytest.raises(TournamentError, match=f"nothing answers at {address}"):
             init_ray(address)
+
+
+def test_ray_tasks_play_through_a_server(local_ray, server, tmp_path, cli, tt):  # noqa: F811
+    """``--ray --server URL``: each Ray task plays its game through the server with two networked
+    bots; the server keeps the logs, the parent records the server's ids and the results."""
+    url, server_db = server
+    out = tmp_path / "out"
+    code, text, err = cli("tournament", "--ray", "--server", url, "--bots", "random,crash=tournament_testbots:Crasher",
+                          "--games", 2, "--seed", 1, "--workers", 2, "--out", out, "--quiet")
+    assert code == 0, err
+    assert f"as Ray tasks on the running Ray (2 CPUs), through {url}" in err
+    games = tt.results(out)["games"]
+    assert len(games) == 2 and len({g["id"] for g in games}) == 2 and all(g["server"] == url for g in games)
+    assert {g["forfeit"]["entrant"] for g in games} == {"crash"}
+    for g in games:
+        code, said, err = cli("verify", g["id"], "--db", server_db)
+        assert code == 0, said + err
