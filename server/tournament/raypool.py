@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
 import sys
+import threading
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
@@ -66,6 +68,7 @@ class RayPool:
         self.ray = ray = import_ray()
         self.address = address
         self.started = False  # a Ray this pool started (and stops at the end)
+        self.sigterm = signal.getsignal(signal.SIGTERM)  # ray.init replaces it (and leaves it after shutdown)
         if not ray.is_initialized():
             init_ray(address, workers)
             self.started = True
@@ -112,6 +115,8 @@ class RayPool:
         if self.started:
             self.ray.shutdown()
             self.started = False
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, self.sigterm)
 
 
 class _RayFuture(Future):

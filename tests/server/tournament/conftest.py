@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import sys
 from contextlib import closing
@@ -114,8 +115,10 @@ def local_ray():
     ray = need_ray()
     from skirmish.server.tournament.raypool import init_ray
 
+    sigterm = signal.getsignal(signal.SIGTERM)  # ray.init replaces it, and leaves it after shutdown
     init_ray(workers=2)
     try:
         yield ray
     finally:
         ray.shutdown()
+        signal.signal(signal.SIGTERM, sigterm)
