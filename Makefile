@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test,bench,research,openspiel]'
+	$(BIN)/python -m pip install --quiet -e '.[test,bench,research,openspiel,ray]'
 	touch $(STAMP)
 
 ## demo: play a mission, store it in SQLite, replay and verify it

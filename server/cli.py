@@ -291,7 +291,7 @@ async def cmd_tournament(args) -> int:
 
     flags = {key: getattr(args, key.replace("-", "_")) for key in (
         "bots", "mission", "games", "format", "rounds", "champion", "workers", "seed", "out",
-        "decision-timeout-ms", "server")}
+        "decision-timeout-ms", "server", "ray")}
     import signal
 
     # Blocking on purpose: the worker processes play, this process only records. Ctrl-C must

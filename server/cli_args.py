@@ -35,6 +35,7 @@ command line override the file. Relative paths in the file are relative to the f
   out = "var/tourney"                 # default: ./tournament
   decision-timeout-ms = 2000          # default 5000; 0: no limit
   server = "ws://127.0.0.1:8765"      # play through a running server
+  ray = true                          # games as Ray tasks on a local Ray; or "ray://HOST:10001"
 
 Every pairing plays its games as mirrored pairs: game 2k and 2k+1 share the mission and the
 bots' seeds, with the sides swapped; each game has dice of its own (shared dice would let one
@@ -43,6 +44,11 @@ takes longer than the decision time limit forfeits that game (counted as F, apar
 losses). Rerun the same command with the same --out to resume an interrupted tournament.
 Ctrl-C stops at once: the games in flight are cancelled, every finished game is kept, and the
 command that resumes is printed (exit status 130).
+With --ray, the games are Ray tasks (pip install 'skirmish[ray]'): on a local Ray started for the
+tournament (--ray alone) or on the cluster at ADDRESS (auto, HOST:PORT or ray://HOST:10001, whose
+nodes have skirmish and the bots installed); --workers is then the number of games in flight
+(default: the cluster's CPUs). The tasks hand each game back: this process alone writes OUT, and
+the games are the same, event for event, as with worker processes; resume on either.
 Results: OUT/report.md, results.json, games.csv, standings.csv; games in OUT/games.sqlite
 (skirmish verify GAME --db OUT/games.sqlite).
 """
@@ -295,5 +301,8 @@ def add_tournament(sub) -> argparse.ArgumentParser:
     p.add_argument("--server", default=None, metavar="URL",
                    help="play every game through the server at URL (ws://...) with two networked bots; "
                         "the server keeps the logs")
+    p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                   help="play the games as Ray tasks: on a local Ray started for the tournament, or on the "
+                        "Ray cluster at ADDRESS (auto, HOST:PORT, ray://HOST:10001); needs Ray (the 'ray' extra)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
     return p

@@ -8,13 +8,15 @@
   time-out into a forfeit;
 - :mod:`.worker`: one game, played in a worker process into a ``MemoryStore`` (or through a
   real server with ``--server``);
+- :mod:`.raypool`: with ``--ray``, the games as Ray tasks (a local Ray or a cluster) that hand
+  each game back to the parent, in place of the worker processes;
 - :mod:`.db`: ``DIR/games.sqlite``: the event store's own schema plus the tournament's tables;
   a game and its result are committed in ONE transaction, so an interrupted tournament resumes
   without replaying or half-keeping any game;
 - :mod:`.standings`: openskill ratings (Plackett-Luce, mu - 3 sigma), W/D/L/F, win rates;
 - :mod:`.report`: the terminal table, ``results.json``, ``games.csv``, ``standings.csv``,
   ``report.md``;
-- :mod:`.run`: the loop that ties them together (worker pool, progress, recording).
+- :mod:`.run`: the loop that ties them together (worker pool or Ray, progress, recording).
 """
 
 from __future__ import annotations

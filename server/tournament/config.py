@@ -14,6 +14,7 @@ The TOML keys are the flags' names (``decision-timeout-ms`` may also be spelled
     out = "var/tourney"        # relative paths in the file are relative to the file
     decision-timeout-ms = 2000 # 0: no limit
     server = "ws://127.0.0.1:8765"  # play through a running server instead of in process
+    ray = true                 # play the games as Ray tasks on a local Ray; or "ray://HOST:10001"
 
 An entrant is a strategy name (``random``), an import path (``package.module:Class``), or
 either preceded by a display name (``name=spec``). The same strategy listed twice becomes two
@@ -22,8 +23,8 @@ entrants (``random``, ``random-2``), with different bot seeds.
 The *fingerprint* (:meth:`TournamentConfig.fingerprint`) is what makes the games: entrants,
 missions (with a digest of their content), games, format, rounds, champion, seed, time-out and
 mode (in process or through a server). Resuming an output directory made with another
-fingerprint is refused. Workers, the output directory and the server's address are not part
-of it.
+fingerprint is refused. Workers, the output directory, the server's address and Ray (whether
+and where) are not part of it: a tournament started on worker processes may be resumed on Ray.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ DEFAULT_GAMES = 2
 DEFAULT_TIMEOUT_MS = 5000
 DEFAULT_OUT = "tournament"
 KEYS = ("bots", "mission", "games", "format", "rounds", "champion", "workers", "seed", "out",
-        "decision-timeout-ms", "server")
+        "decision-timeout-ms", "server", "ray")
 _ALIASES = {"decision_timeout_ms": "decision-timeout-ms", "missions": "mission"}
 
 
@@ -69,6 +70,8 @@ class TournamentConfig:
     out: Path = Path(DEFAULT_OUT)
     decision_timeout_ms: int = DEFAULT_TIMEOUT_MS  # 0: no limit
     server: str | None = None
+    ray: str | None = None  # play the games as Ray tasks: "" on a local Ray, else at this address
+    workers_auto: bool = False  # workers not given: one per core here, with Ray one per CPU of the cluster
     games_requested: int | None = None  # what was asked for, when it was odd
     mission_digests: dict[str, str] = field(default_factory=dict)
 
@@ -111,6 +114,7 @@ class TournamentConfig:
             "out": str(self.out),
             "decision_timeout_ms": self.decision_timeout_ms,
             "server": self.server,
+            "ray": self.ray,
         }
 
 
@@ -264,7 +268,9 @@ def load_config(config_file: Path | None = None, flags: dict[str, Any] | None = 
     requested = None
     if games % 2:
         requested, games = games, games + 1
-    workers = _int(settings, "workers", minimum=1, default=os.cpu_count() or 1)
+    workers = _int(settings, "workers", minimum=1, default=None)
+    workers_auto = workers is None
+    workers = workers or os.cpu_count() or 1
     timeout = _int(settings, "decision-timeout-ms", minimum=0, default=DEFAULT_TIMEOUT_MS)
     seed = _int(settings, "seed", minimum=0, default=None)
 
@@ -282,6 +288,7 @@ def load_config(config_file: Path | None = None, flags: dict[str, Any] | None = 
         entrants=entrants, missions=missions, games=games, format=fmt, rounds=rounds, champion=champion,
         workers=workers, seed=seed, out=Path(settings.get("out") or DEFAULT_OUT), decision_timeout_ms=timeout,
         server=server or None, games_requested=requested, mission_digests=digests,
+        ray=_ray(settings), workers_auto=workers_auto,
     )
 
 
@@ -313,6 +320,20 @@ def _server(settings: dict[str, Any]) -> str | None:
         if not server.startswith(("ws://", "wss://")):
             raise TournamentError(f"server must be a ws:// or wss:// URL, not {server!r}")
     return server
+
+
+def _ray(settings: dict[str, Any]) -> str | None:
+    """None (worker processes), "" (a local Ray: ``--ray``, ``ray = true``) or a Ray address."""
+    value = settings.get("ray")
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ""
+    if not isinstance(value, str):
+        raise TournamentError(f"ray must be true, false or a Ray address (ray://HOST:10001, HOST:PORT, auto), "
+                              f"not {value!r}")
+    value = value.strip()
+    return "" if value in ("", "local") else value
 
 
 def _missions(settings: dict[str, Any], where: str, server: str | None) -> tuple[list[str], dict[str, Any]]:

@@ -8,7 +8,8 @@
    draws a seed and prints it;
 2. plans each round's games (deterministic from the config, its seed and, for Swiss, the
    results of the rounds before) and hands those not yet recorded to a pool of worker
-   processes (``config.workers``; at most one per game left);
+   processes (``config.workers``; at most one per game left), or with ``--ray`` to Ray tasks
+   (``raypool.py``: ``config.workers`` games in flight), which return the games to this process;
 3. records each game as it finishes: the game and its result in one transaction (so a kill at
    any moment loses at most the games being played, which a rerun plays again);
 4. shows progress (a tqdm bar on a terminal; otherwise a line every ~10%);
@@ -76,9 +77,11 @@ def run_tournament(config: TournamentConfig, *, stdout: TextIO | None = None, st
         discarded = db.discard_unrecorded(schedule.game_id_prefix(config))
         total = schedule.total_games(config)
         resumed = len(records)
-        _announce(config, total, resumed, discarded, stderr)
 
-        runner = _Runner(config, db, records, total, stderr, progress)
+        ray_pool = _ray_pool(config) if total > resumed else None
+        _announce(config, total, resumed, discarded, stderr, ray_pool)
+
+        runner = _Runner(config, db, records, total, stderr, progress, ray_pool)
         resume = command or "the same command (same --out)"
         try:
             with _on_interrupt(runner):
@@ -166,11 +169,27 @@ def _on_interrupt(runner: "_Runner"):
         signal.signal(signal.SIGINT, previous)
 
 
-def _announce(config: TournamentConfig, total: int, resumed: int, discarded: list[str], stderr: TextIO) -> None:
+def _ray_pool(config: TournamentConfig):
+    """With ``--ray``: the Ray pool (Ray started or joined); the workers then default to its CPUs."""
+    if config.ray is None:
+        return None
+    from .raypool import RayPool
+
+    pool = RayPool(config.ray, None if config.workers_auto else config.workers)
+    if config.workers_auto and pool.cpus:
+        config.workers = pool.cpus
+    return pool
+
+
+def _announce(config: TournamentConfig, total: int, resumed: int, discarded: list[str], stderr: TextIO,
+              ray_pool=None) -> None:
     if config.games_requested:
         print(f"tournament: --games {config.games_requested} is odd; every pairing is played as mirrored pairs, "
               f"so {config.games} games ({config.pairs} pairs) are played per pairing", file=stderr)
     where = f"through {config.server}" if config.server else f"{config.workers} worker(s)"
+    if ray_pool is not None:
+        where = f"{config.workers} game(s) at once as Ray tasks on {ray_pool.describe()}" + (
+            f", through {config.server}" if config.server else "")
     line = (f"tournament: {len(config.entrants)} entrants, {config.format}, {total} games "
             f"({config.games} per pairing), {where}, out {config.out}")
     if resumed:
@@ -281,8 +300,9 @@ def _duration(seconds: float) -> str:
 
 class _Runner:
     def __init__(self, config: TournamentConfig, db: TournamentDB, records: dict[int, dict], total: int,
-                 stderr: TextIO, progress: bool | None):
+                 stderr: TextIO, progress: bool | None, ray_pool=None):
         self.config, self.db, self.records, self.stderr = config, db, records, stderr
+        self.ray_pool = ray_pool  # --ray: games as Ray tasks (raypool.RayPool), else worker processes
         self.played = 0
         self.forfeits = sum(1 for r in records.values() if r.get("forfeit"))
         self.progress = _Progress(total, len(records), stderr, progress)
@@ -296,6 +316,9 @@ class _Runner:
         """Stop the worker pool: after the games in flight (the end of a run), or at once (``kill``:
         an interruption; the games in flight are lost, a resume plays them again)."""
         self.progress.close()
+        if self.ray_pool is not None:
+            self.ray_pool.shutdown(wait=not kill, cancel_futures=True)
+            self.ray_pool = self.pool = None
         if self.pool is not None:
             processes = self._workers()
             if kill:
@@ -314,6 +337,8 @@ class _Runner:
         return list((getattr(self.pool, "_processes", None) or {}).values())
 
     def kill_workers(self, sig: int) -> None:
+        if self.ray_pool is not None:  # Ray's workers are Ray's: their tasks are cancelled, by force
+            self.ray_pool.cancel_all(force=True)
         for process in self._workers():
             try:
                 if process.pid is not None:
@@ -365,23 +390,31 @@ class _Runner:
         if not specs:
             return
         workers = min(self.config.workers, len(specs))
-        if self.pool is None or self.pool_workers < workers:
+        if self.ray_pool is not None:
+            self.pool = self.ray_pool
+        elif self.pool is None or self.pool_workers < workers:
             if self.pool is not None:
                 self.pool.shutdown(wait=True)
             self.pool = ProcessPoolExecutor(max_workers=workers, initializer=init_worker)
             self.pool_workers = workers
         pending: dict[Future, GameSpec] = {}
         queue = list(reversed(specs))
-        # keep every worker busy with a short queue, rather than submitting thousands of games at once
-        limit = workers * 4
+        # keep every worker busy with a short queue, rather than submitting thousands of games at once;
+        # Ray runs whatever it is handed on any free CPU: there, exactly `workers` games are in flight
+        limit = workers if self.ray_pool is not None else workers * 4
+
+        def hand_out() -> None:
+            while queue and sum(1 for fut in pending if not fut.done()) < limit and not self.stopping:
+                spec = queue.pop()
+                pending[self.pool.submit(play_game, spec, self.config.server)] = spec
+
         try:
             while queue or pending:
-                while queue and len(pending) < limit and not self.stopping:
-                    spec = queue.pop()
-                    pending[self.pool.submit(play_game, spec, self.config.server)] = spec
+                hand_out()
                 self.in_flight = min(workers, sum(1 for fut in pending if fut.running()))  # (+ queued)
                 # (a short timeout: Ctrl-C only sets self.stopping, so that no commit is cut in half)
                 done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                hand_out()  # the next games start before these are committed
                 self._record([(pending[fut], fut) for fut in sorted(done, key=lambda f: pending[f].index)])
                 for fut in done:
                     del pending[fut]

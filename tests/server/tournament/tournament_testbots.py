@@ -159,3 +159,14 @@ class Dawdler(Bot):
                 pass
             time.sleep(0.5)
         return self.rng.choice(decision.options)
+
+
+class Exiter(_AfterSome):
+    """Ends its whole process (no exception for the guard to catch): the worker dies with the game."""
+
+    name = "exiter"
+
+    def misbehave(self, decision):
+        import os
+
+        os._exit(3)
