@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import jsonschema
 import msgspec
@@ -22,14 +21,8 @@ from skirmish.protocol.codec import JsonCodec
 from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.schema import COMMAND, DOC_PATH, build_schema, ecma_pattern, json_model, render_schema
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.protocol.schema_helpers import ROOT, validator
 
-
-def validator(kind: str) -> jsonschema.Draft202012Validator:
-    """A validator of ``#/$defs/<kind>`` of the published document."""
-    doc = json.loads((ROOT / DOC_PATH).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator({"$schema": doc["$schema"], "$defs": doc["$defs"],
-                                            "$ref": f"#/$defs/{kind}"})
 
 
 def test_the_published_schema_is_what_the_types_generate_byte_for_byte():
