@@ -359,7 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
                 (cli_args.add_missions, cmd_missions), (cli_args.add_tournament, cmd_tournament))
     from skirmish.server.backup import add_backup, cmd_backup  # backup: a consistent copy while serving
 
-    commands += ((add_backup, cmd_backup),)
+    from skirmish.server.schema_cli import add_schema, cmd_schema  # schema: the protocol as JSON Schema
+
+    commands += ((add_backup, cmd_backup), (add_schema, cmd_schema))
     for add, run in commands:  # each command's arguments (server/cli_args.py), and what runs it
         add(sub).set_defaults(run=run)
 
