@@ -369,6 +369,9 @@ def build_parser() -> argparse.ArgumentParser:
     from skirmish.server.backup import add_backup, cmd_backup  # backup: a consistent copy while serving
 
     commands += ((add_backup, cmd_backup),)
+    from skirmish.server.tournament.leaderboard import add_leaderboard, cmd_leaderboard  # across tournaments
+
+    commands += ((add_leaderboard, cmd_leaderboard),)
     for add, run in commands:  # each command's arguments (server/cli_args.py), and what runs it
         add(sub).set_defaults(run=run)
 
