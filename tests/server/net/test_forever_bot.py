@@ -217,3 +217,28 @@ def test_the_back_off_doubles_up_to_its_cap_with_jitter():
         assert all(d / 2 <= w <= d for w in waits)
         assert len(set(waits)) > 40  # jittered: bots that lost the server together do not return in step
     assert backoff_delay(10_000, 0.5, 8.0, rng) <= 8.0
+
+
+async def test_a_restarted_bot_logs_a_game_that_ended_meanwhile_and_drops_a_seat_that_is_gone(make_server, tmp_path):
+    async with make_server() as srv:
+        seated: list = []
+        opener = asyncio.create_task(run_bot(srv.url, make_bot("random", 1), mission="ridge", seat="a",
+                                             on_seated=seated.append))
+        while not seated:
+            await asyncio.sleep(0.01)
+        await run_bot(srv.url, make_bot("random", 2), game_id=seated[0].game_id, on_seated=seated.append)
+        outcome = await opener
+        held = seated[1]  # the seat a bot held when it died, in a game that has ended since
+        state = tmp_path / "bot.state"
+        state.write_text(json.dumps({"seats": {held.game_id: {"seat": held.seat, "token": held.token},
+                                               "g-000000000000": {"seat": "b", "token": "x" * 43}}}))
+        out = io.StringIO()
+        bot = ForeverBot(srv.url, lambda gid: make_bot("random"), name="fb", log=json_logger(out), poll=0.05,
+                         stop_after=1, state=state)
+        await asyncio.wait_for(bot.run(), 30)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    [result] = [x for x in lines if x["event"] == "game.result"]
+    assert result["game"] == held.game_id and (result["winner"] or None) == outcome.winner
+    [dropped] = [x for x in lines if x["event"] == "game.dropped"]
+    assert dropped["game"] == "g-000000000000" and dropped["code"] == "lobby.no_such_game"
+    assert json.loads(state.read_text()) == {"seats": {}, "joining": {}, "results": 1}
