@@ -182,7 +182,8 @@ class ForeverBot:
         self._reap()
 
     def _reap(self) -> None:
-        """Finished game tasks out; a lost connection ends the session (``ConnectionLost``)."""
+        """Finished game tasks out; a lost connection (or a server going down: ``server.*``) ends the
+        session (``ConnectionLost``), and the next one resumes the game; any other failure drops it."""
         for gid, task in list(self._tasks.items()):
             if not task.done():
                 continue
@@ -190,6 +191,8 @@ class ForeverBot:
             exc = task.exception()
             if isinstance(exc, ConnectionLost):
                 raise exc
+            if isinstance(exc, ClientError) and exc.code.startswith("server."):
+                raise ConnectionLost(f"the server said {exc.code}: {exc.message}")
             if exc is not None:
                 self.log.error("game.error", game=gid, problem=f"{type(exc).__name__}: {exc}")
                 self.state.seats.pop(gid, None)

@@ -242,3 +242,36 @@ async def test_a_restarted_bot_logs_a_game_that_ended_meanwhile_and_drops_a_seat
     [dropped] = [x for x in lines if x["event"] == "game.dropped"]
     assert dropped["game"] == "g-000000000000" and dropped["code"] == "lobby.no_such_game"
     assert json.loads(state.read_text()) == {"seats": {}, "joining": {}, "results": 1}
+
+
+class Unhurried(Bot):
+    """A random bot that thinks 10 ms per decision (in its thread), so that a game lasts a while."""
+
+    name = "unhurried"
+
+    def choose(self, view, decision):
+        time.sleep(0.01)
+        return self.rng.choice(decision.options)
+
+
+async def test_the_forever_bot_rides_out_a_graceful_server_restart(make_server):
+    from skirmish.server.store import MemoryStore
+
+    store, out = MemoryStore(), io.StringIO()
+    async with make_server(store=store) as srv:
+        url = srv.url
+        opener = asyncio.create_task(run_bot(url, Unhurried(1), mission="ridge", seat="a", think_in_thread=True))
+        bot = ForeverBot(url, lambda gid: Unhurried(2), name="fb", log=json_logger(out), poll=0.05, stop_after=1,
+                         backoff_max=0.5)
+        task = asyncio.create_task(bot.run())
+        while '"game.joined"' not in out.getvalue():
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # a few moves in
+    assert not task.done()  # the server shut down (server.shutting_down) mid-game
+    async with make_server(store=store, port=int(url.rsplit(":", 1)[1])):
+        await asyncio.wait_for(task, 60)
+        outcome = await asyncio.wait_for(opener, 60)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [x["event"] for x in lines if x["event"].startswith("game.")] == ["game.joined", "game.resumed", "game.result"]
+    assert count(lines, "bot.connection_lost") >= 1 and count(lines, "bot.connected") == 2
+    assert ([x for x in lines if x["event"] == "game.result"][0]["winner"] or None) == outcome.winner
