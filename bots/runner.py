@@ -65,10 +65,13 @@ async def play_seat(c: Client, held: Seat, bot: Bot, *, on_update: Callable[[Upd
             option = await asyncio.to_thread(bot.choose, clone_state(c.view(gid)), decision)
         else:
             option = bot.choose(c.view(gid), decision)
-        answered = decision.id
+        answered, before = decision.id, answered
         try:
             await c.choose(decision, option, game_id=gid)
         except ClientError as exc:
+            if exc.code == "server.shutting_down":  # refused unread: answer it again once resumed
+                answered = before
+                continue
             # stale: the clock ran out meanwhile and the server chose; over: the game ended
             # (the opponent resigned, say). Either way the stream says what comes next.
             if exc.code not in ("game.stale_decision", "game.over"):

@@ -275,3 +275,35 @@ async def test_the_forever_bot_rides_out_a_graceful_server_restart(make_server):
     assert [x["event"] for x in lines if x["event"].startswith("game.")] == ["game.joined", "game.resumed", "game.result"]
     assert count(lines, "bot.connection_lost") >= 1 and count(lines, "bot.connected") == 2
     assert ([x for x in lines if x["event"] == "game.result"][0]["winner"] or None) == outcome.winner
+
+
+async def test_the_forever_bot_keeps_to_its_filters_and_to_max_games(make_server):
+    async with make_server() as srv:
+        url, out = srv.url, io.StringIO()
+        wanted = [asyncio.create_task(run_bot(url, Unhurried(i), mission="ridge", seat="a", name=f"opener-{i}",
+                                              think_in_thread=True)) for i in range(3)]
+        opened: list = []
+        unwanted = [asyncio.create_task(run_bot(url, make_bot("random"), mission=mission, seat=seat, name=name,
+                                                on_seated=opened.append))
+                    for mission, seat, name in (("outpost", "a", "opener-9"), ("ridge", "a", "stranger"),
+                                                ("ridge", "b", "opener-8"))]
+        while len(opened) < 3:
+            await asyncio.sleep(0.02)
+        bot = ForeverBot(url, lambda gid: make_bot("random"), name="fb", log=json_logger(out), poll=0.05,
+                         max_games=2, stop_after=3, filters=Filters(frozenset({"ridge"}), "b", frozenset(
+                             {"opener-0", "opener-1", "opener-2", "opener-8"})))
+        await asyncio.wait_for(bot.run(), 120)
+        outcomes = await asyncio.wait_for(asyncio.gather(*wanted), 60)
+        for t in unwanted:
+            t.cancel()
+        await asyncio.gather(*unwanted, return_exceptions=True)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    playing, most = 0, 0
+    for x in lines:
+        playing += {"game.joined": 1, "game.result": -1}.get(x["event"], 0)
+        most = max(most, playing)
+    assert most == 2  # two at once, never three
+    results = [x for x in lines if x["event"] == "game.result"]
+    assert sorted(x["opponent"] for x in results) == ["opener-0", "opener-1", "opener-2"]
+    assert {x["game"] for x in lines if x["event"] == "game.joined"} == {x["game"] for x in results}
+    assert sorted((x["winner"] or None) is None for x in results) == sorted(o.winner is None for o in outcomes)
