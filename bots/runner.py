@@ -12,7 +12,7 @@ import asyncio
 from typing import Callable
 
 from skirmish.bots.base import Bot
-from skirmish.client.connection import ClientError, Seat, Update, connect
+from skirmish.client.connection import Client, ClientError, Seat, Update, connect
 from skirmish.engine.codec import clone_state
 from skirmish.engine.model import Outcome
 
@@ -21,13 +21,14 @@ async def run_bot(url: str, bot: Bot, *, mission: str | None = None, game_id: st
                   seat: str = "any", codec: str = "msgpack", client_seed: str | None = None, name: str | None = None,
                   on_seated: Callable[[Seat], None] | None = None,
                   on_update: Callable[[Update], None] | None = None, think_in_thread: bool = False,
-                  token: str | None = None) -> Outcome:
+                  token: str | None = None, reserve_for: str = "") -> Outcome:
     """Play one game with ``bot``: create one of ``mission`` or join ``game_id``, taking ``seat``
     ("a", "b" or "any"); returns the outcome. ``on_seated`` hears the seat as soon as it is
     held (the creator passes the game id on to its opponent that way); ``on_update`` sees every
     update. A dropped connection is reconnected and the game resumed. ``client_seed``: the
     seat's client seed (None, the default: a random one; "": none). With ``token`` (and
-    ``game_id``) the bot resumes the seat of that token instead of joining.
+    ``game_id``) the bot resumes the seat of that token instead of joining. ``reserve_for``
+    (creating): the player name the other seat is reserved for.
 
     ``choose`` runs in the event loop's thread (where a tournament's guard can interrupt it
     with SIGALRM), which holds the connection still while the bot thinks: a bot that thinks
@@ -37,35 +38,45 @@ async def run_bot(url: str, bot: Bot, *, mission: str | None = None, game_id: st
         raise ValueError("run_bot takes a mission (to create a game) or a game_id (to join one)")
     async with connect(url, codec=codec, name=name or f"bot:{bot.name}", auto_reconnect=True) as c:
         if mission is not None:
-            held = await c.create_game(mission, seat=seat, client_seed=client_seed)
+            held = await c.create_game(mission, seat=seat, client_seed=client_seed, reserve_for=reserve_for)
         elif token:
             held = await c.resume(game_id, token)
         else:
             held = await c.join(game_id, seat=seat, client_seed=client_seed)
-        bot.new_game(held.seat)
         if on_seated:
             on_seated(held)
-        gid = held.game_id
-        answered = 0  # the last decision id this bot answered
-        async for update in c.updates(gid):
-            if on_update:
-                on_update(update)
-            decision = c.my_decision(gid)
-            if decision is None or decision.id <= answered:
+        return await play_seat(c, held, bot, on_update=on_update, think_in_thread=think_in_thread)
+
+
+async def play_seat(c: Client, held: Seat, bot: Bot, *, on_update: Callable[[Update], None] | None = None,
+                    think_in_thread: bool = False) -> Outcome:
+    """Play the seat ``held`` on the client ``c`` to the end of its game with ``bot`` (``run_bot``'s
+    loop; the long-running bot plays several seats on one client this way); returns the outcome."""
+    bot.new_game(held.seat)
+    gid = held.game_id
+    answered = 0  # the last decision id this bot answered
+    async for update in c.updates(gid):
+        if on_update:
+            on_update(update)
+        decision = c.my_decision(gid)
+        if decision is None or decision.id <= answered:
+            continue
+        if think_in_thread:  # on a copy: the client goes on updating the view meanwhile
+            option = await asyncio.to_thread(bot.choose, clone_state(c.view(gid)), decision)
+        else:
+            option = bot.choose(c.view(gid), decision)
+        answered, before = decision.id, answered
+        try:
+            await c.choose(decision, option, game_id=gid)
+        except ClientError as exc:
+            if exc.code == "server.shutting_down":  # refused unread: answer it again once resumed
+                answered = before
                 continue
-            if think_in_thread:  # on a copy: the client goes on updating the view meanwhile
-                option = await asyncio.to_thread(bot.choose, clone_state(c.view(gid)), decision)
-            else:
-                option = bot.choose(c.view(gid), decision)
-            answered = decision.id
-            try:
-                await c.choose(decision, option, game_id=gid)
-            except ClientError as exc:
-                # stale: the clock ran out meanwhile and the server chose; over: the game ended
-                # (the opponent resigned, say). Either way the stream says what comes next.
-                if exc.code not in ("game.stale_decision", "game.over"):
-                    raise
-        outcome = c.game(gid).outcome
-        if outcome is None:
-            raise ClientError("client.no_outcome", f"the stream of game {gid} ended without its outcome")
-        return outcome
+            # stale: the clock ran out meanwhile and the server chose; over: the game ended
+            # (the opponent resigned, say). Either way the stream says what comes next.
+            if exc.code not in ("game.stale_decision", "game.over"):
+                raise
+    outcome = c.game(gid).outcome
+    if outcome is None:
+        raise ClientError("client.no_outcome", f"the stream of game {gid} ended without its outcome")
+    return outcome

@@ -108,17 +108,20 @@ class Client(Transport):
         return await self._call(m.ListGames(status=status, offset=offset, limit=limit))
 
     async def create_game(self, mission: str, seat: str | None = None, client_seed: str | None = None,
-                          request_id: str | None = None) -> Seat:
+                          request_id: str | None = None, reserve_for: str = "") -> Seat:
         """Create a game; with ``seat`` ("a", "b", "any") take that seat at once. Without one, the
         returned ``Seat`` has only the game id (join or spectate it next).
 
         ``client_seed`` is mixed into every die roll of the game (logged as ``ClientSeedAdded``):
         None (the default) sends a fresh random one (``new_client_seed``), "" sends none.
         Sent with a fresh ``request_id`` (or the one given: a retry's), so that a retry after a
-        lost reply gets the same game and seat (see ``join``)."""
+        lost reply gets the same game and seat (see ``join``). ``reserve_for``: a player name; the
+        other seat is then reserved for the connection whose hello gives that name (others get
+        ``lobby.seat_reserved``)."""
         seed = (new_client_seed() if client_seed is None else client_seed) if seat else ""
         return await self._seat_request(m.CreateGame(mission=mission, seat=seat or "", client_seed=seed,
-                                                     request_id=request_id or _new_request_id()))
+                                                     request_id=request_id or _new_request_id(),
+                                                     reserve_for=reserve_for))
 
     async def join(self, game_id: str, seat: str = "any", client_seed: str | None = None,
                    request_id: str | None = None) -> Seat:

@@ -32,6 +32,8 @@ CODES: dict[str, str] = {
     "lobby.no_such_game": "no game with that id",
     "lobby.seat_taken": "that seat already has a player",
     "lobby.game_full": "both seats are taken",
+    "lobby.seat_reserved": "the seat (or the only free one) is reserved for another player (create_game's "
+                           "reserve_for): only a connection whose hello names that player may take it",
     "lobby.seq_out_of_range": "last_seq / after_seq is past the game's last event",
     "auth.bad_token": "the seat token is not the token of a seat of that game",
     "auth.not_seated": "this connection holds no seat in that game",

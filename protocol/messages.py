@@ -84,13 +84,16 @@ class ListGames(Msg, tag="list_games"):
 
 class CreateGame(Msg, tag="create_game"):
     """Create a game of ``mission``; with ``seat``, take that seat at once ("a", "b", "any").
-    ``request_id`` makes a retry safe: the same request id gets the same game, seat and token."""
+    ``request_id`` makes a retry safe: the same request id gets the same game, seat and token.
+    ``reserve_for``: the name of the only player who may take the other seat (the seat the
+    creator does not take; "b" when the creator takes none): others get ``lobby.seat_reserved``."""
 
     mission: Key
     seat: CreateSeat = ""
     client_seed: ClientSeed = ""
     id: int = 0
     request_id: Key = ""  # 16-64 of [A-Za-z0-9_.:-], secret, fresh per request (docs/protocol.md)
+    reserve_for: Name = ""
 
 
 class Join(Msg, tag="join"):
@@ -193,6 +196,8 @@ class GameSummary(msgspec.Struct):
     over: bool
     seq: int
     head_hash: str = ""  # once over: the chain hash of the log's last event, hex ("" before)
+    players: dict[str, str] = {}  # seat taken -> the name its player gave in hello
+    reserved: dict[str, str] = {}  # a free seat reserved for one player (create_game's reserve_for) -> that name
 
 
 class Clock(msgspec.Struct):

@@ -184,11 +184,16 @@ class GameActor:
         free = [seat for seat in SEATS if seat not in s.seats]
         if s.started or s.outcome is not None or not free:
             raise ProtocolError("lobby.game_full", f"both seats of game {self.game_id} are taken")
+        mine = [x for x in free if self.game.reserved.get(x, name) == name]  # not reserved for another player
         if requested == "any":
-            seat = free[0]
+            if not mine:
+                raise self._reserved(free[0])
+            seat = mine[0]
         elif requested in SEATS:
             if requested not in free:
                 raise ProtocolError("lobby.seat_taken", f"seat {requested} of game {self.game_id} is taken")
+            if requested not in mine:
+                raise self._reserved(requested)
             seat = requested
         else:
             raise ProtocolError("protocol.invalid_field", f"seat is 'a', 'b' or 'any', not {requested!r}")
@@ -212,6 +217,10 @@ class GameActor:
             self._show_pending(conn, seat)
         self._outbox.live(conn, self.state.seq)
         return seat
+
+    def _reserved(self, seat: str) -> ProtocolError:
+        return ProtocolError("lobby.seat_reserved", f"seat {seat} of game {self.game_id} is reserved for the player "
+                                                    f"{self.game.reserved[seat]!r} (the name its hello gives)")
 
     async def watch(self, conn: Connection, viewer: str, after_seq: int, reply) -> None:
         """Follow the game as ``viewer``: ``reply``, every event after ``after_seq``, then what is pending,

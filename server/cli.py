@@ -360,8 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     from skirmish.server.backup import add_backup, cmd_backup  # backup: a consistent copy while serving
 
     from skirmish.server.schema_cli import add_schema, cmd_schema  # schema: the protocol as JSON Schema
+    from skirmish.server.tournament.leaderboard import add_leaderboard, cmd_leaderboard  # across tournaments
 
-    commands += ((add_backup, cmd_backup), (add_schema, cmd_schema))
+    commands += ((add_backup, cmd_backup), (add_schema, cmd_schema), (add_leaderboard, cmd_leaderboard))
     for add, run in commands:  # each command's arguments (server/cli_args.py), and what runs it
         add(sub).set_defaults(run=run)
 

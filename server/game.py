@@ -89,8 +89,11 @@ class Submitted:
 
 class LiveGame:
     def __init__(self, store: EventStore, state: State, dice: ProvablyFairDice, token_key: bytes = b"",
-                 head_hash: bytes = b""):
+                 head_hash: bytes = b"", reserved: dict[str, str] | None = None):
         self.store = store
+        # seat -> the only player name that may take it (create_game's reserve_for), kept in the
+        # game's meta beside the log: a lobby matter, not a rule of the game
+        self.reserved = dict(reserved or {})
         self.state = state
         self.dice = dice
         self.token_key = token_key
@@ -119,7 +122,7 @@ class LiveGame:
     async def create(cls, store: EventStore, mission: Mission, *, game_id: str | None = None,
                      server_seed: bytes | None = None, client_seeds: dict[str, str] | None = None,
                      token_key: bytes = b"", seat: tuple[str, str, str] | None = None,
-                     command_id: str | None = None) -> "LiveGame":
+                     command_id: str | None = None, reserved: dict[str, str] | None = None) -> "LiveGame":
         """A new game in the store. With a ``token_key`` the game has seats with tokens, and the
         secret kept beside the log holds the key with the seed (see the module docstring).
 
@@ -130,7 +133,10 @@ class LiveGame:
         nothing is stored. ValueError for a bad seat or client seed (nothing stored)."""
         dice = ProvablyFairDice(server_seed) if server_seed else ProvablyFairDice.new()
         game_id = game_id or new_game_id()
-        meta = json.dumps({"mission": mission.id, "mission_name": mission.name, "created": time.time()}).encode()
+        info = {"mission": mission.id, "mission_name": mission.name, "created": time.time()}
+        if reserved:
+            info["reserved"] = dict(reserved)
+        meta = json.dumps(info).encode()
         seed = bytes.fromhex(dice.server_seed_hex)
         secret = encode_secret(seed, token_key) if token_key else seed
         first = game_created(game_id, mission, "fair", dice.commitment)
@@ -150,7 +156,7 @@ class LiveGame:
                                          command_id=command_id)
         if result.duplicate:
             raise AlreadyCreated(result.game_id)
-        return cls(store, state, dice, token_key, result.last_hash)
+        return cls(store, state, dice, token_key, result.last_hash, reserved)
 
     @staticmethod
     async def stored_request(store: EventStore, game_id: str, command_id: str) -> list[Event] | None:
@@ -173,7 +179,12 @@ class LiveGame:
         dice = ProvablyFairDice(secret.seed, state.client_seeds)
         if dice.commitment != state.commitment:
             raise ValueError(f"that server seed is not the one game {game_id} committed to")
-        return cls(store, state, dice, secret.token_key, stored[-1].hash)
+        return cls(store, state, dice, secret.token_key, stored[-1].hash,
+                   reserved_of((await store.game_info(game_id)).meta))
+
+    def reserved_free(self) -> dict[str, str]:
+        """The reservations of the seats still free (what ``list_games`` shows)."""
+        return {s: n for s, n in self.reserved.items() if s not in self.state.seats}
 
     async def add_client_seed(self, seat: str, seed: str) -> Event:
         """A seat's client seed, mixed into every roll; only before the first roll."""
@@ -253,6 +264,18 @@ def _seat_events(state: State, dice: ProvablyFairDice, seat: str, name: str,
         dice = dice.with_client_seed(seat, client_seed)
         events.append(ClientSeedAdded(seat=seat, seed=client_seed))
     return events, dice
+
+
+def reserved_of(meta: bytes) -> dict[str, str]:
+    """The seat reservations kept in a game's meta ({} for none, or meta that is not ours)."""
+    try:
+        info = json.loads(meta or b"{}")
+    except ValueError:
+        return {}
+    got = info.get("reserved") if isinstance(info, dict) else None
+    if not isinstance(got, dict):
+        return {}
+    return {s: n for s, n in got.items() if s in ("a", "b") and isinstance(n, str) and n}
 
 
 def _ends(events: list[Event]) -> bool:

@@ -40,7 +40,7 @@ from skirmish.server.replayframes import replay_frames
 from skirmish.server.logreads import forfeit_of, request_key, seat_of_request, timeouts_in
 from skirmish.server.clock import GameClock
 from skirmish.server.config import ServerConfig
-from skirmish.server.game import AlreadyCreated, LiveGame
+from skirmish.server.game import AlreadyCreated, LiveGame, reserved_of
 from skirmish.server.store import EventStore, StoreError, UnknownGame
 
 MAX_GAME_ID = 200
@@ -109,14 +109,14 @@ class Lobby:
         playable game (created, never written; a log that does not decode or replay)."""
         actor = self.actors.get(info.game_id)
         if actor is not None:
-            return summary_of(actor.state, actor.game.head_hash)
+            return summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
         summary = self._summaries.get(info.game_id)
         if summary is not None and summary.seq == info.last_seq:
             return summary
         if info.game_id in self._unlistable:
             return None
         try:
-            summary = await self._stored_summary(info.game_id, info.last_seq)
+            summary = await self._stored_summary(info.game_id, info.last_seq, reserved_of(info.meta))
         except UnknownGame:
             return None
         except Exception as exc:  # noqa: BLE001 - one bad game must not break the listing
@@ -129,7 +129,7 @@ class Lobby:
             self._summaries[info.game_id] = summary
         return summary
 
-    async def _stored_summary(self, game_id: str, last_seq: int) -> GameSummary | None:
+    async def _stored_summary(self, game_id: str, last_seq: int, reserved: dict[str, str]) -> GameSummary | None:
         """A stored game's summary from its first ``SUMMARY_HEAD`` events (the seats are taken and the
         game started among them) and its last ``SUMMARY_TAIL`` (``GameEnded``): listing a store of
         long games reads a few events of each, not whole logs. A short log is replayed whole."""
@@ -137,16 +137,17 @@ class Lobby:
             return None  # created, not yet (or never) written
         if last_seq <= SUMMARY_HEAD + SUMMARY_TAIL:
             stored = await self.store.read(game_id)
-            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash)
+            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
         head = [decode_event(s.data) for s in await self.store.read(game_id, 1, SUMMARY_HEAD)]
         if not isinstance(head[0], GameCreated) or not any(isinstance(e, GameStarted) for e in head):
             stored = await self.store.read(game_id)
-            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash)
+            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
         stored_tail = await self.store.read(game_id, last_seq - SUMMARY_TAIL + 1, last_seq)
         over = any(isinstance(decode_event(s.data), GameEnded) for s in stored_tail)
-        return GameSummary(game_id=game_id, mission=head[0].mission,
-                           seats=sorted({e.seat for e in head if isinstance(e, SeatTaken)}), started=True,
-                           over=over, seq=last_seq, head_hash=stored_tail[-1].hash.hex() if over else "")
+        players = {e.seat: e.name for e in head if isinstance(e, SeatTaken)}
+        return GameSummary(game_id=game_id, mission=head[0].mission, seats=sorted(players), started=True,
+                           over=over, seq=last_seq, head_hash=stored_tail[-1].hash.hex() if over else "",
+                           players=dict(sorted(players.items())))
 
     # -- games -------------------------------------------------------------------------------
 
@@ -163,7 +164,7 @@ class Lobby:
     def _retired(self, actor: GameActor) -> None:
         if self.actors.get(actor.game_id) is actor:
             del self.actors[actor.game_id]
-            self._summaries[actor.game_id] = summary_of(actor.state, actor.game.head_hash)
+            self._summaries[actor.game_id] = summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
 
     async def create(self, request: m.CreateGame, name: str = "") -> tuple[GameActor, str]:
         """A new game of the bundled mission ``request.mission`` and the seat taken in it ("" for
@@ -182,9 +183,11 @@ class Lobby:
         request_id = check_request_id(request_id)
         key = request_key(request_id)
         taken = "a" if seat == "any" else seat
+        reserved = {"a" if taken == "b" else "b": request.reserve_for} if request.reserve_for else None
         try:
             game = await LiveGame.create(self.store, mission, token_key=secrets.token_bytes(32),
-                                         seat=(taken, name, client_seed) if taken else None, command_id=key)
+                                         seat=(taken, name, client_seed) if taken else None, command_id=key,
+                                         reserved=reserved)
         except ValueError as exc:
             raise ProtocolError("protocol.invalid_field", str(exc)) from None
         except AlreadyCreated as exc:
@@ -198,7 +201,8 @@ class Lobby:
             self.log.info("game.create_retried", game=exc.game_id, seat=again)
             return actor, again
         actor = self._spawn(game)
-        self.log.info("game.created", game=game.game_id, mission=mission.id, seat=taken)
+        self.log.info("game.created", game=game.game_id, mission=mission.id, seat=taken,
+                      **({"reserved": reserved} if reserved else {}))
         if self.config.open_game_ttl:
             actor.expire_at(time.time() + self.config.open_game_ttl)
         return actor, taken
@@ -398,8 +402,11 @@ def status_of(summary: GameSummary) -> str:
     return "finished" if summary.over else "live" if summary.started else "open"
 
 
-def summary_of(state, head_hash: bytes = b"") -> GameSummary:
-    """The listing of a game; ``head_hash`` (the chain hash of its last event) is shown once it is over."""
+def summary_of(state, head_hash: bytes = b"", reserved: dict[str, str] | None = None) -> GameSummary:
+    """The listing of a game; ``head_hash`` (the chain hash of its last event) is shown once it is over;
+    ``reserved``: the game's seat reservations (those of seats still free are listed)."""
     over = state.outcome is not None
+    free = {s: n for s, n in (reserved or {}).items() if s not in state.seats and not state.started and not over}
     return GameSummary(game_id=state.game_id, mission=state.mission, seats=sorted(state.seats),
-                       started=state.started, over=over, seq=state.seq, head_hash=head_hash.hex() if over else "")
+                       started=state.started, over=over, seq=state.seq, head_hash=head_hash.hex() if over else "",
+                       players=dict(sorted(state.seats.items())), reserved=dict(sorted(free.items())))

@@ -16,6 +16,9 @@
 - :mod:`.standings`: openskill ratings (Plackett-Luce, mu - 3 sigma), W/D/L/F, win rates;
 - :mod:`.report`: the terminal table, ``results.json``, ``games.csv``, ``standings.csv``,
   ``report.md``;
+- :mod:`.uncertainty`: mu and sigma over the games, each pair's rating difference with its 95%
+  interval, ``ratings.svg``;
+- :mod:`.leaderboard`: ``skirmish leaderboard``: a leaderboard across tournaments in its own store;
 - :mod:`.run`: the loop that ties them together (worker pool or Ray, progress, recording).
 """
 

@@ -1,4 +1,4 @@
-"""The tournament's report: a table in the terminal and five files in the output directory.
+"""The tournament's report: a table in the terminal and six files in the output directory.
 
 - ``results.json``: the config, the standings and every game (id, seed, dice seed, pairing, sides, bots,
   outcome, winner, reason, forfeit, error, events, duration, ...);
@@ -6,7 +6,10 @@
 - ``report.md``: standings, the win-rate matrix, win rates by side and by mission, the
   forfeits with their errors, and how to verify a game;
 - ``report.html``: the same figures as one self-contained page (``html.py``), every game linked
-  to its replay in the web client.
+  to its replay in the web client;
+- ``ratings.svg``: every entrant's mu over the games in a band of mu +- sigma; report.md and
+  results.json (``rating_pairs``) also give each pair's rating difference with its 95% interval
+  (``uncertainty.py`` says how).
 
 Every file is written to a temporary name and renamed, so a reader never sees half a file.
 """
@@ -19,7 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from . import html
+from . import html, uncertainty
 from .config import TournamentConfig
 from .standings import Standings
 
@@ -61,7 +64,7 @@ def standings_json(st: Standings) -> list[dict]:
 
 def write_all(out: Path, config: TournamentConfig, st: Standings, records: list[dict],
               rounds: list[dict] | None = None) -> list[Path]:
-    """Write the five report files into ``out``; returns their paths."""
+    """Write the report files into ``out`` (and the ratings plot, ``ratings.svg``); returns their paths."""
     records = sorted(records, key=lambda r: r["index"])
     paths = [out / "results.json", out / "games.csv", out / "standings.csv", out / "report.md"]
     doc = {
@@ -71,6 +74,7 @@ def write_all(out: Path, config: TournamentConfig, st: Standings, records: list[
         "sides": st.sides,
         "missions": st.missions,
         "standings": standings_json(st),
+        "rating_pairs": [p.as_dict() for p in rating_pairs(st)],
         "rounds": rounds or [],
         "games": records,
     }
@@ -84,7 +88,15 @@ def write_all(out: Path, config: TournamentConfig, st: Standings, records: list[
     else:
         base, hint = "http://127.0.0.1:8765", f" once the tournament's store is served: skirmish serve --db {out / 'games.sqlite'}"
     _write(paths[4], html.render(doc, base, hint))
+    paths.append(out / "ratings.svg")  # mu +- sigma over the games (uncertainty.py)
+    names = [e.name for e in config.entrants]
+    _write(paths[5], uncertainty.ratings_svg(uncertainty.rating_history(names, records), names))
     return paths
+
+
+def rating_pairs(st: Standings) -> list[uncertainty.PairDifference]:
+    """Every pair of entrants' rating difference with its 95% interval, the better-ranked first."""
+    return uncertainty.pair_differences([(ln.name, ln.mu, ln.sigma) for ln in st.lines])
 
 
 def games_csv(records: list[dict]) -> str:
@@ -124,7 +136,9 @@ def _md_row(cells) -> str:
 
 def markdown(config: TournamentConfig, st: Standings, records: list[dict], rounds: list[dict] | None = None) -> str:
     """The tournament's report (report.md): settings, standings, win rates, forfeits, games."""
-    return "\n".join([*_md_summary(config, st), *_md_matrix(st), *_md_missions(config, st, rounds),
+    return "\n".join([*_md_summary(config, st), *uncertainty.pairs_markdown(rating_pairs(st)), "",
+                      "The ratings over the games (mu, and the band mu +- sigma): `ratings.svg`.",
+                      *_md_matrix(st), *_md_missions(config, st, rounds),
                       *_md_forfeits(st), *_md_games(config, records)])
 
 

@@ -484,7 +484,7 @@ def _summary(result: TournamentResult, stdout: TextIO) -> None:
     print(f"\n{st.games} games ({result.played_now} played now, {result.resumed} resumed); "
           f"side a won {st.sides['a']}, side b won {st.sides['b']}, {st.sides['draw']} drawn; "
           f"{forfeits} forfeit{'s' if forfeits != 1 else ''}", file=stdout)
-    print(f"report: {config.out / 'report.md'} (also report.html, results.json, games.csv, standings.csv)", file=stdout)
+    print(f"report: {config.out / 'report.md'} (also report.html, results.json, games.csv, standings.csv, ratings.svg)", file=stdout)
     if result.records:
         example = result.records[0]["id"]
         if config.server:
