@@ -25,6 +25,8 @@ from skirmish.engine.rules.skills import reactions, terrain
 from skirmish.engine.rules.skills import manned, specialists
 from skirmish.engine.rules.skills import since
 from skirmish.engine.rules.skills import private, secrecy
+from skirmish.engine.rules.skills import hidden_deployment
+from skirmish.engine.rules.skills.hd_parts import HiddenFrame
 from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -51,6 +53,8 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 def _on_idle(ctx: Context) -> None:
     if private.on_idle(ctx):  # a Lieutenant's choice, nomination or reveal (only with candidates)
+        return
+    if hidden_deployment.on_idle(ctx):  # a private placement in Hidden Deployment (round 0)
         return
     marksmanship.on_idle(ctx)
     if not since.on_ctx(metachemistry.on_idle, False)(ctx):  # a MetaChemistry roll asked: the next placement waits
@@ -167,13 +171,14 @@ def _on_game_start(ctx: Context) -> None:
 
 def _secrets(state, viewer: str):
     yield from private.secrets(state, viewer)
+    yield from hidden_deployment.secrets(state, viewer)
     yield from secrecy.secrets(state, viewer)
 
 
 def _redactions() -> dict:
     """The redactions of what the skills module hides (only in a game that hides: ``secrecy.hides``)."""
     out = {}
-    for table in (private.REDACTIONS, secrecy.REDACTIONS):
+    for table in (private.REDACTIONS, secrecy.REDACTIONS, hidden_deployment.REDACTIONS):
         for etype, redact in table.items():
             have = out.get(etype)
             out[etype] = redact if have is None else _both(have, redact)
@@ -191,3 +196,26 @@ MODULE = dataclasses.replace(
     defaults={**MODULE.defaults, private.KIND: lambda d: d.options[0]},
     redactions=_redactions(), secrets=_secrets, samplers=(private.sample,), hides=secrecy.hides,
     roll_lines=narrate.LINES)
+
+
+def _after_move(ctx: Context, mover: str) -> None:
+    reactions.after_move(ctx, mover)
+    hidden_deployment.after_move(ctx, mover)
+
+
+def _on_attack_declared(ctx: Context, frame) -> None:
+    reactions.on_attack_declared(ctx, frame)
+    hidden_deployment.on_attack_declared(ctx, frame)
+
+
+# Hidden Deployment (issue 15: hidden_deployment.py, hd_parts.py): a private placement, a reveal window
+# on each enemy Order (its frame on top of a reaction window: answered first)
+MODULE = dataclasses.replace(
+    MODULE,
+    answers={**MODULE.answers, hidden_deployment.PLACE: hidden_deployment.answer_place,
+             hidden_deployment.REVEAL: hidden_deployment.answer_reveal},
+    defaults={**MODULE.defaults, hidden_deployment.PLACE: lambda d: d.options[0],
+              hidden_deployment.REVEAL: lambda d: hidden_deployment.STAY},
+    frame_steps={**MODULE.frame_steps, HiddenFrame: hidden_deployment.step},
+    after_move=since.on_ctx(_after_move), on_attack_declared=since.on_ctx(_on_attack_declared),
+    samplers=(*MODULE.samplers, hidden_deployment.sample))

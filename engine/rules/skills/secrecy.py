@@ -29,8 +29,9 @@ ROLL = Hidden("roll")
 
 
 def hides(state) -> bool:
-    """Whether this game hides anything of the skills module (its mission asked for it)."""
-    return bool(state.lt_candidates)
+    """Whether this game hides anything of the skills module (its mission asked for it): a private
+    Lieutenant, units in Hidden Deployment (``hidden_handles``, kept after they are revealed)."""
+    return bool(state.lt_candidates) or bool(state.hidden_handles)
 
 
 def on_game_start(ctx: Context) -> None:
