@@ -127,6 +127,8 @@ def on_attack_declared(ctx: Context, frame) -> None:
 
 
 def may_reveal(state: State, unit: Unit, actor: Unit) -> bool:
+    if isinstance(unit.x, Hidden):  # a view's enemy, not sampled (a bot's lookahead without determinization)
+        return False
     free = not any(o.x == unit.x and o.y == unit.y and not o.dead for o in state.units.values())
     return free and not actor.dead and geo.line_of_fire(state.board, unit.x, unit.y, actor.x, actor.y)
 
