@@ -336,3 +336,24 @@ def test_a_hidden_unit_needs_the_skill_and_is_not_the_commander(skills, commande
     with pytest.raises(MissionError) as err:
         parse_mission(BAD.replace("SKILLS", skills).replace("COMMANDER", commander), "bad.toml")
     assert "units[1].hidden" in str(err.value) and problem in str(err.value)
+
+
+def test_the_terminal_client_shows_its_own_hidden_unit_as_its_own_and_the_enemys_as_unknown():
+    from skirmish.client import narrate, render
+    g = Game(12, choose=never_reveal).run(until=round_one)
+    for v, mine, name, theirs in (("a", "a4", "Ghost Tarn", "hidden-b1"), ("b", "b4", "Ghost Ivo", "hidden-a1")):
+        state, lines = None, []
+        for e in viewed(g.events, v):
+            if state is None:
+                state = initial_state(e)
+                continue
+            lines.append(narrate.describe(e, state))
+            evolve(state, e)
+        text = render.status(state, v)
+        u = g.state.hidden[mine]
+        assert f"yours: {name} [{mine}] in Hidden Deployment at ({u.x},{u.y}) (hidden from the enemy)" in text
+        assert f"{theirs} in Hidden Deployment, where and who unknown" in text
+        enemy_name = "Ghost Ivo" if v == "a" else "Ghost Tarn"
+        assert not any(enemy_name in (x or "") for x in lines) and enemy_name not in text
+        assert any(f"places {theirs} in Hidden Deployment, in secret" in (x or "") for x in lines)
+        assert enemy_name not in render.board(state, v) + render.units(state, v)
