@@ -1,4 +1,4 @@
-"""Hidden Deployment's mission checks (skills/hidden_deployment.py): a ``[[units]]`` entry's
+"""Hidden Deployment's and Camouflage's mission checks (skills/hidden_deployment.py): a ``[[units]]`` entry's
 ``hidden = true`` needs the ``hidden deployment`` skill on its profile, is never the public
 commander, a Pilot or a Lieutenant candidate (each would name it in public), and its side's
 deployment zone must have a free cell for it (docs/missions.md, "Skills module fields")."""
@@ -16,6 +16,8 @@ def check(spec, fail) -> None:
     named = getattr(spec.skills, "lieutenant_candidates", {}) if spec.skills is not None else {}
     candidates = {uid for ids in named.values() for uid in ids}
     for i, u in enumerate(spec.units):
+        if u.camouflage:
+            _check_marker(spec, i, u, candidates, fail)
         if not u.hidden:
             continue
         where = f"units[{i}].hidden"
@@ -29,6 +31,16 @@ def check(spec, fail) -> None:
         if u.id in candidates:
             fail(where, "a Lieutenant candidate is named in public: it cannot deploy hidden")
     _check_zone(spec, fail)
+
+
+def _check_marker(spec, i: int, u, candidates: set, fail) -> None:
+    where = f"units[{i}].camouflage"
+    profile = spec.profiles.get(u.profile)
+    if profile is not None and "camouflage" not in catalog.check_list(profile.skills):
+        fail(where, f"a unit deploys as a Camouflage marker only with the 'camouflage' skill on its profile ({u.profile!r})")
+    if u.commander or u.aboard or u.hidden or u.id in candidates:
+        fail(where, "a Camouflage marker is not the commander, a Pilot, a hidden unit or a Lieutenant candidate "
+                    "(each would name it in public or take it off the table)")
 
 
 def _check_zone(spec, fail) -> None:

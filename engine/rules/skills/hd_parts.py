@@ -46,6 +46,17 @@ class OrderDisrupted(Event):
     by: str
 
 
+class MarkerDiscovered(Event):
+    """``side``'s Camouflage marker ``handle`` is Discovered (``why``: "sat-lock"): the marker is
+    replaced with the model, ``unit`` named ``name``, on the same cell (public)."""
+
+    side: str
+    handle: str
+    unit: str
+    name: str
+    why: str
+
+
 class HiddenFrame(Frame, tag="hidden_window"):
     """A reveal window (``hidden_deployment.py``): ``side`` may reveal one of its hidden units to
     declare an ARO against ``actor``'s Order, just declared (a move made or an attack declared)."""
@@ -54,7 +65,7 @@ class HiddenFrame(Frame, tag="hidden_window"):
     side: str
 
 
-EVENTS = (HiddenPlaced, HiddenRevealed, OrderDisrupted)
+EVENTS = (HiddenPlaced, HiddenRevealed, OrderDisrupted, MarkerDiscovered)
 FRAMES = (HiddenFrame,)
 
 
@@ -69,11 +80,32 @@ def handles(created) -> dict[str, str]:
     return out
 
 
+def marker_handles(created) -> dict[str, str]:
+    """id -> handle for each unit that deploys as a Camouflage marker, "camo-<side><n>" in the
+    mission's order of the side's markers (a view lists them under their handles in the same order)."""
+    out, count = {}, {}
+    for u in created.units:
+        if getattr(u, "camouflaged", False):
+            count[u.side] = count.get(u.side, 0) + 1
+            out[u.id] = f"camo-{u.side}{count[u.side]}"
+    return out
+
+
 def initial(s: State, created) -> None:
-    """Each unit that deploys hidden starts off the table, in ``State.hidden``."""
+    """Each unit that deploys hidden starts off the table, in ``State.hidden``; each Camouflage
+    marker is on the table under its handle (every event names it so until it is Discovered), its
+    id kept in ``State.markers`` (handle -> id; the other side's view: handle -> handle)."""
     s.hidden_handles = handles(created)
     for uid in [u for u in s.units if u in s.hidden_handles]:
         s.hidden[uid] = s.units.pop(uid)
+    camo = marker_handles(created)
+    for uid, handle in camo.items():
+        u = s.units.pop(uid)
+        u.id = handle
+        s.units[handle] = u
+        s.markers[handle] = uid
+    if camo:
+        s.units = dict(sorted(s.units.items()))
 
 
 def _placed(s: State, e: HiddenPlaced) -> None:
@@ -102,4 +134,15 @@ def _disrupted(s: State, e: OrderDisrupted) -> None:
         raise InvalidEvent(f"no unit {e.unit!r}")
 
 
-HANDLERS = {HiddenPlaced: _placed, HiddenRevealed: _revealed, OrderDisrupted: _disrupted}
+def _discovered(s: State, e: MarkerDiscovered) -> None:
+    u = s.units.get(e.handle)
+    if e.handle not in s.markers or u is None or u.side != e.side:
+        raise InvalidEvent(f"{e.handle!r} is not a Camouflage marker of side {e.side}")
+    del s.units[e.handle]
+    del s.markers[e.handle]
+    u.id, u.name = e.unit, e.name
+    s.units[e.unit] = u
+    s.units = dict(sorted(s.units.items()))
+
+
+HANDLERS = {HiddenPlaced: _placed, HiddenRevealed: _revealed, OrderDisrupted: _disrupted, MarkerDiscovered: _discovered}

@@ -34,6 +34,7 @@ UNIT_SPEC = (
     ("deploy", bool, False),  # placed in the deployment phase; ``at`` is then only its time-out cell
     ("aboard", str, ""),  # a Pilot: the id of the Manned unit it starts aboard (its ``at`` is not used)
     ("hidden", bool, False),  # deploys in Hidden Deployment (skills/hidden_deployment.py): ``at`` is its time-out cell
+    ("camouflage", bool, False),  # deploys as a Camouflage marker at ``at`` (skills/camouflage.py)
 )
 WEAPON_SPEC = (
     ("burst", int, 1),  # B
@@ -100,6 +101,8 @@ def _refuse_without(spec, fail) -> None:
             fail(f"units[{i}].deploy", why)
         if u.hidden:
             fail(f"units[{i}].hidden", why)
+        if u.camouflage:
+            fail(f"units[{i}].camouflage", why)
         if u.aboard:
             fail(f"units[{i}].aboard", why)
     if spec.skills is not None:
@@ -159,7 +162,8 @@ def unit_fields(p) -> dict:
 
 def unit_spec_fields(u) -> dict:
     """The ``Unit`` fields a ``[[units]]`` entry gives: a unit that deploys starts undeployed."""
-    return {"deployed": not (u.deploy or u.hidden), "vehicle": u.aboard, "hidden_deploy": u.hidden}
+    return {"deployed": not (u.deploy or u.hidden), "vehicle": u.aboard, "hidden_deploy": u.hidden,
+            "camouflaged": u.camouflage}
 
 
 def weapon_fields(w) -> dict:

@@ -89,13 +89,14 @@ def test_a_unit_in_hidden_deployment_starts_off_the_table_and_the_roster_shows_o
     for v in ("a", "spectator"):
         seen = view(None, g.created, v)
         ids = [u.id for u in seen.units]
-        assert "b4" not in ids and ids[-1] == "hidden-b1"  # last: its place in the list would tell
-        masked = seen.units[-1]
+        tail = [i for i in ids if i.startswith(("hidden-", "camo-"))]
+        assert "b4" not in ids and "hidden-b1" in tail and ids[-len(tail):] == tail  # last: its place would tell
+        masked = seen.units[ids.index("hidden-b1")]
         assert (masked.name, masked.x, masked.y) == (Hidden("name"), Hidden("position"), Hidden("position"))
         assert masked.skills == ("hidden deployment",) and masked.side == "b"  # its profile is Open Information
         assert b"b4" not in encode_event(seen) and b"Ghost Ivo" not in encode_event(seen)
     own = view(None, g.created, "b")  # side b sees its own unit, and side a's under its handle
-    assert own.units[-1].id == "hidden-a1" and next(u for u in own.units if u.id == "b4").name == "Ghost Ivo"
+    assert own.units[-2].id == "hidden-a1" and next(u for u in own.units if u.id == "b4").name == "Ghost Ivo"
 
 
 def test_each_side_places_its_hidden_unit_in_private_after_the_deployment_phase():
@@ -216,7 +217,7 @@ def test_twins_differing_in_which_unit_is_hidden_or_where_get_identical_frames_u
         for seed in range(6):
             t = play_twins(created, twin, reveals, seed=seed)
             assert t.leak is None, (seed, t.leak)
-            assert min(t.compared.values()) > 60 and (t.revealed or t.ended)
+            assert min(t.compared.values()) > 40 and (t.revealed or t.ended)
             where = [next(u for u in g.state.hidden.values() if u.side == "b") if any(
                 u.side == "b" for u in g.state.hidden.values()) else None for g in t.games]
             moved += all(where) and (where[0].x, where[0].y) != (where[1].x, where[1].y)
