@@ -21,7 +21,7 @@ from skirmish.engine.mission import game_created
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
-from skirmish.engine.rules.skills.hd_parts import HiddenRevealed
+from skirmish.engine.rules.skills.hd_parts import HiddenRevealed, MarkerDiscovered
 from skirmish.server import missions
 
 from tests.engine.leaks import play
@@ -178,11 +178,12 @@ def b_reveals_a_hidden_unit(state, e) -> bool:
         isinstance(e, ev.OptionChosen) and p is not None and p.kind == "reveal" and p.side == "b" and e.option[0] == "reveal")
 
 
-def _ambush(**fields):
-    """ambush and its twin whose side b's unit in Hidden Deployment (b4) has ``fields`` otherwise."""
+def _ambush(uid: str = "b4", **fields):
+    """ambush and its twin whose side b's unit ``uid`` (b4: in Hidden Deployment, b5: a Camouflage
+    marker) has ``fields`` otherwise."""
     def prepare(monkeypatch):
         created = game_created("g-ambush", missions.load("ambush"), "local", "")
-        twin = renamed(created, "b4", **fields)
+        twin = renamed(created, uid, **fields)
         return lambda seed: (created, twin, None)
 
     return prepare
@@ -192,7 +193,9 @@ CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
          _probe_case("breach"), _probe_case("hangar"),
          Case("ambush: which unit is in Hidden Deployment", _ambush(id="b0x", name="Someone Else"), b_reveals_a_hidden_unit,
               frames=40),
-         Case("ambush: where the hidden unit stands", _ambush(x=0, y=11), b_reveals_a_hidden_unit, frames=40)]
+         Case("ambush: where the hidden unit stands", _ambush(x=0, y=11), b_reveals_a_hidden_unit, frames=40),
+         Case("ambush: which unit is behind a Camouflage marker", _ambush("b5", id="b0y", name="Someone Other"),
+              lambda state, e: isinstance(e, MarkerDiscovered) and e.side == "b", frames=40)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
