@@ -28,6 +28,8 @@ def check(spec, fail) -> None:
             fail(where, "the commander is public (Direct, the Team Command Value): it cannot deploy hidden")
         if u.aboard:
             fail(where, "a Pilot starts aboard its vehicle: it cannot deploy hidden")
+        if u.deploy:
+            fail(where, "a hidden unit is placed in private after the deployment phase, not in it: drop deploy")
         if u.id in candidates:
             fail(where, "a Lieutenant candidate is named in public: it cannot deploy hidden")
     _check_zone(spec, fail)

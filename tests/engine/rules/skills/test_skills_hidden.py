@@ -332,8 +332,9 @@ at = [0, 2]
 @pytest.mark.parametrize("skills, commander, problem", [
     ("[]", "", "the 'hidden deployment' skill"),
     ('["hidden deployment"]', "commander = true", "the commander is public"),
+    ('["hidden deployment"]', "deploy = true", "placed in private after the deployment phase"),
 ])
-def test_a_hidden_unit_needs_the_skill_and_is_not_the_commander(skills, commander, problem):
+def test_a_hidden_unit_needs_the_skill_and_is_not_the_commander_or_deployed(skills, commander, problem):
     with pytest.raises(MissionError) as err:
         parse_mission(BAD.replace("SKILLS", skills).replace("COMMANDER", commander), "bad.toml")
     assert "units[1].hidden" in str(err.value) and problem in str(err.value)
