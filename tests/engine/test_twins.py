@@ -21,6 +21,7 @@ from skirmish.engine.mission import game_created
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
+from skirmish.engine.rules.skills.hd_parts import HiddenRevealed, MarkerDiscovered
 from skirmish.server import missions
 
 from tests.engine.leaks import play
@@ -143,12 +144,14 @@ class Case(NamedTuple):
     """Twins to hold to identical frames: ``prepare(monkeypatch)`` sets the case up (a test
     module in the catalog) and returns ``make(seed)``, which gives the two ``GameCreated`` and the
     two dice (None: ``LocalDice(seed)`` each); ``reveal(state, event)``
-    is the event that reveals the fact; ``blind``: the viewers it is hidden from."""
+    is the event that reveals the fact; ``blind``: the viewers it is hidden from; ``frames``: the
+    fewest frames each blind viewer must have compared (a fact revealed early compares fewer)."""
 
     name: str
     prepare: Callable
     reveal: Callable = never
     blind: tuple = ("a", "spectator")
+    frames: int = 100
 
 
 def _probe_case(mission_id: str) -> Case:
@@ -167,8 +170,32 @@ def _knives(monkeypatch):
     return make
 
 
+def b_reveals_a_hidden_unit(state, e) -> bool:
+    """Hidden Deployment (skills/hidden_deployment.py): side b's answer that reveals its hidden unit, or
+    the reveal itself."""
+    p = state.pending
+    return (isinstance(e, HiddenRevealed) and e.side == "b") or (
+        isinstance(e, ev.OptionChosen) and p is not None and p.kind == "reveal" and p.side == "b" and e.option[0] == "reveal")
+
+
+def _ambush(uid: str = "b4", **fields):
+    """ambush and its twin whose side b's unit ``uid`` (b4: in Hidden Deployment, b5: a Camouflage
+    marker) has ``fields`` otherwise."""
+    def prepare(monkeypatch):
+        created = game_created("g-ambush", missions.load("ambush"), "local", "")
+        twin = renamed(created, uid, **fields)
+        return lambda seed: (created, twin, None)
+
+    return prepare
+
+
 CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
-         _probe_case("breach"), _probe_case("hangar")]
+         _probe_case("breach"), _probe_case("hangar"),
+         Case("ambush: which unit is in Hidden Deployment", _ambush(id="b0x", name="Someone Else"), b_reveals_a_hidden_unit,
+              frames=40),
+         Case("ambush: where the hidden unit stands", _ambush(x=0, y=11), b_reveals_a_hidden_unit, frames=40),
+         Case("ambush: which unit is behind a Camouflage marker", _ambush("b5", id="b0y", name="Someone Other"),
+              lambda state, e: isinstance(e, MarkerDiscovered) and e.side == "b", frames=40)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -178,4 +205,4 @@ def test_each_case_of_twins_gets_identical_frames_until_the_reveal(case, monkeyp
         one, two, dice = make(seed)
         t = play_twins(one, two, case.reveal, seed=seed, dice=dice, blind=case.blind)
         assert t.leak is None, (case.name, seed, t.leak)
-        assert min(t.compared.values()) > 100 and (t.revealed or t.ended)
+        assert min(t.compared.values()) > case.frames and (t.revealed or t.ended)

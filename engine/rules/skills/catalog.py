@@ -77,6 +77,8 @@ REFERRED: dict[str, Skill] = {s.name: s for s in (
     Skill("dodge", AUTOMATIC, seed=False),  # the reactions (AROs) seed 003 names: where a profile grants them
     Skill("engage", AUTOMATIC, seed=False),  # (skills/reactions.py; Discover comes with issue 15)
     Skill("change facing", AUTOMATIC, seed=False),
+    Skill("hidden deployment", DEPLOYMENT, seed=False),
+    Skill("camouflage", DEPLOYMENT, seed=False),  # a Camouflage marker (skills/camouflage.py)  # Camouflage and Hiding's option (skills/hidden_deployment.py)
 )}
 
 KNOWN: dict[str, Skill] = {**SKILLS, **REFERRED}

@@ -9,7 +9,7 @@ from skirmish.engine.base import unit_of as _unit
 from skirmish.engine.errors import InvalidEvent
 from skirmish.engine.model import State
 from skirmish.engine.rules.skills import events as ev
-from skirmish.engine.rules.skills import metatable
+from skirmish.engine.rules.skills import hd_parts, metatable
 
 
 def _deployment_started(s: State, e: ev.DeploymentStarted) -> None:
@@ -180,6 +180,7 @@ def initial(s: State, created) -> None:
         s.aboard[pilot.vehicle] = pilot
     s.specialist_objectives = tuple(created.specialist_objectives)
     s.lt_candidates = {side: tuple(ids) for side, ids in created.lt_candidates.items()}
+    hd_parts.initial(s, created)  # units in Hidden Deployment start off the table
 
 
 def _pilot_dismounted(s: State, e: ev.PilotDismounted) -> None:
@@ -281,3 +282,4 @@ HANDLERS.update({
     ev.LieutenantRevealed: _lieutenant_revealed,
     ev.SecrecySalted: _secrecy_salted,
 })
+HANDLERS.update(hd_parts.HANDLERS)  # Hidden Deployment

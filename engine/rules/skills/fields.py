@@ -25,6 +25,8 @@ UNIT = (
     ("arm", int | None, None),
     ("deployed", bool, True),  # False until the unit is placed in the deployment phase
     ("vehicle", str, ""),  # a Pilot: the Manned unit whose alternative Troop Profile it is (skills/manned.py)
+    ("hidden_deploy", bool, False),  # deploys in Hidden Deployment (skills/hidden_deployment.py)
+    ("camouflaged", bool, False),  # deploys as a Camouflage marker (skills/camouflage.py)
 )
 
 STATE = (
@@ -68,6 +70,13 @@ STATE = (
     ("lt_revealed", tuple[str, ...], ()),
     ("lt_lost", tuple[int, int], (0, 0)),
     ("secrecy_salt", tuple[int, ...] | Hidden, ()),
+    # Hidden Deployment (skills/hidden_deployment.py): the units off the table in Hidden Deployment, by id
+    # (by handle, their name and position Hidden, in the other side's view), and id -> handle ("hidden-b1")
+    ("hidden", "dict[str, Unit]", msgspec.field(default_factory=dict)),
+    ("hidden_handles", dict[str, str], msgspec.field(default_factory=dict)),
+    # Camouflage markers (skills/camouflage.py): handle ("camo-b1") -> the unit's id (the other side's view:
+    # the handle), until Discovered; the marker is in ``units`` under its handle
+    ("markers", dict[str, str], msgspec.field(default_factory=dict)),
 )
 
 WEAPON = (

@@ -43,5 +43,7 @@ class ReactionFrame(Frame, tag="reaction"):
     unit: str = ""
 
 
-FRAMES = (SkillRollFrame,
+from skirmish.engine.rules.skills.hd_parts import HiddenFrame  # noqa: E402  (Hidden Deployment)
+
+FRAMES = (SkillRollFrame, HiddenFrame,
           ReactionFrame,)

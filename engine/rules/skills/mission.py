@@ -12,7 +12,7 @@ import msgspec
 from skirmish.engine import board as geo
 from skirmish.engine.model import SIDES
 from skirmish.engine.rules.skills import ammunition, catalog, pilots_mission, terrain
-from skirmish.engine.rules.skills import command_mission
+from skirmish.engine.rules.skills import command_mission, hd_mission
 from skirmish.engine.rules.skills.attributes import ATTRIBUTES
 
 MODULE = "skills"
@@ -33,6 +33,8 @@ PROFILE = (
 UNIT_SPEC = (
     ("deploy", bool, False),  # placed in the deployment phase; ``at`` is then only its time-out cell
     ("aboard", str, ""),  # a Pilot: the id of the Manned unit it starts aboard (its ``at`` is not used)
+    ("hidden", bool, False),  # deploys in Hidden Deployment (skills/hidden_deployment.py): ``at`` is its time-out cell
+    ("camouflage", bool, False),  # deploys as a Camouflage marker at ``at`` (skills/camouflage.py)
 )
 WEAPON_SPEC = (
     ("burst", int, 1),  # B
@@ -80,6 +82,7 @@ def check(spec, fail) -> None:
     command_mission.check(spec, fail)
     terrain.check(spec, fail)
     pilots_mission.check(spec, fail)
+    hd_mission.check(spec, fail)
 
 
 def _refuse_without(spec, fail) -> None:
@@ -96,6 +99,10 @@ def _refuse_without(spec, fail) -> None:
     for i, u in enumerate(spec.units):
         if u.deploy:
             fail(f"units[{i}].deploy", why)
+        if u.hidden:
+            fail(f"units[{i}].hidden", why)
+        if u.camouflage:
+            fail(f"units[{i}].camouflage", why)
         if u.aboard:
             fail(f"units[{i}].aboard", why)
     if spec.skills is not None:
@@ -155,7 +162,8 @@ def unit_fields(p) -> dict:
 
 def unit_spec_fields(u) -> dict:
     """The ``Unit`` fields a ``[[units]]`` entry gives: a unit that deploys starts undeployed."""
-    return {"deployed": not u.deploy, "vehicle": u.aboard}
+    return {"deployed": not (u.deploy or u.hidden), "vehicle": u.aboard, "hidden_deploy": u.hidden,
+            "camouflaged": u.camouflage}
 
 
 def weapon_fields(w) -> dict:

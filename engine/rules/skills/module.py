@@ -15,6 +15,7 @@ import dataclasses
 from types import MappingProxyType
 from typing import Callable
 
+from skirmish.engine.events import GameCreated
 from skirmish.engine.model import Option
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Module
@@ -25,6 +26,8 @@ from skirmish.engine.rules.skills import reactions, terrain
 from skirmish.engine.rules.skills import manned, specialists
 from skirmish.engine.rules.skills import since
 from skirmish.engine.rules.skills import private, secrecy
+from skirmish.engine.rules.skills import camouflage, hidden_deployment
+from skirmish.engine.rules.skills.hd_parts import HiddenFrame
 from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -36,6 +39,7 @@ OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     command.RESET: command.reset_outcome,
     reactions.PURPOSE: reactions.outcome,
     "hack": since.either(manned.hack_outcome, comms.OUTCOMES["hack"]),  # after comms': a Total Control may eject a Pilot
+    "sat_lock": camouflage.sat_lock_outcome,  # comms', after Discovering a Camouflage marker
 })
 
 # what the skills add to the deployment phase
@@ -51,6 +55,8 @@ def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
 
 def _on_idle(ctx: Context) -> None:
     if private.on_idle(ctx):  # a Lieutenant's choice, nomination or reveal (only with candidates)
+        return
+    if hidden_deployment.on_idle(ctx):  # a private placement in Hidden Deployment (round 0)
         return
     marksmanship.on_idle(ctx)
     if not since.on_ctx(metachemistry.on_idle, False)(ctx):  # a MetaChemistry roll asked: the next placement waits
@@ -76,16 +82,19 @@ TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.
                 since.passing(metachemistry.turn_options),
                 since.passing(command.turn_options),
                 since.passing(manned.turn_options),
-                since.passing(specialists.turn_options))
+                since.passing(specialists.turn_options),
+                since.passing(camouflage.turn_options))
 
 
 def _can_activate(state, unit) -> bool:
     return deploy.can_activate(state, unit) and comms.can_activate(state, unit) \
-        and _command_can_activate(state, unit) and _manned_can_activate(state, unit)
+        and _command_can_activate(state, unit) and _manned_can_activate(state, unit) \
+        and camouflage.can_activate(state, unit)
 
 
 _command_can_activate = since.on_state(command.can_activate, True)
 _manned_can_activate = since.on_state(manned.can_activate, True)
+_manned_can_act = since.on_state(manned.can_act, True)
 
 
 def _acts_incapacitated(state, unit) -> bool:
@@ -120,7 +129,7 @@ MODULE = Module(
     on_idle=_on_idle,
     can_activate=_can_activate,
     on_end_phase=_on_end_phase,
-    can_target=deploy.can_target,
+    can_target=lambda state, unit, target: deploy.can_target(state, unit, target) and camouflage.can_target(state, unit, target),  # noqa: E501
     on_table=deploy.on_table,
     turn_options=_turn_options,
     acts={"aimed_shot": marksmanship.act_aimed_shot, "regenerate": regeneration.act_regenerate,
@@ -128,7 +137,7 @@ MODULE = Module(
           "withdraw": command.act_withdraw, "dismount": manned.act_dismount},
     on_task_resolved=paramedic.on_task_resolved,
     acts_incapacitated=_acts_incapacitated,
-    can_act=since.on_state(manned.can_act, True),
+    can_act=lambda state, unit: _manned_can_act(state, unit) and camouflage.can_act(state, unit),
     on_task_rolled=marksmanship.on_task_rolled,
     attack_dice=marksmanship.attack_dice,
     weapon_difficulty=marksmanship.weapon_difficulty,
@@ -167,13 +176,16 @@ def _on_game_start(ctx: Context) -> None:
 
 def _secrets(state, viewer: str):
     yield from private.secrets(state, viewer)
+    yield from hidden_deployment.secrets(state, viewer)
+    yield from camouflage.secrets(state, viewer)
     yield from secrecy.secrets(state, viewer)
 
 
 def _redactions() -> dict:
     """The redactions of what the skills module hides (only in a game that hides: ``secrecy.hides``)."""
     out = {}
-    for table in (private.REDACTIONS, secrecy.REDACTIONS):
+    for table in (private.REDACTIONS, secrecy.REDACTIONS, hidden_deployment.REDACTIONS,
+                  {GameCreated: camouflage.game_created}):
         for etype, redact in table.items():
             have = out.get(etype)
             out[etype] = redact if have is None else _both(have, redact)
@@ -191,3 +203,26 @@ MODULE = dataclasses.replace(
     defaults={**MODULE.defaults, private.KIND: lambda d: d.options[0]},
     redactions=_redactions(), secrets=_secrets, samplers=(private.sample,), hides=secrecy.hides,
     roll_lines=narrate.LINES)
+
+
+def _after_move(ctx: Context, mover: str) -> None:
+    reactions.after_move(ctx, mover)
+    hidden_deployment.after_move(ctx, mover)
+
+
+def _on_attack_declared(ctx: Context, frame) -> None:
+    reactions.on_attack_declared(ctx, frame)
+    hidden_deployment.on_attack_declared(ctx, frame)
+
+
+# Hidden Deployment (issue 15: hidden_deployment.py, hd_parts.py): a private placement, a reveal window
+# on each enemy Order (its frame on top of a reaction window: answered first)
+MODULE = dataclasses.replace(
+    MODULE,
+    answers={**MODULE.answers, hidden_deployment.PLACE: hidden_deployment.answer_place,
+             hidden_deployment.REVEAL: hidden_deployment.answer_reveal},
+    defaults={**MODULE.defaults, hidden_deployment.PLACE: lambda d: d.options[0],
+              hidden_deployment.REVEAL: lambda d: hidden_deployment.STAY},
+    frame_steps={**MODULE.frame_steps, HiddenFrame: hidden_deployment.step},
+    after_move=since.on_ctx(_after_move), on_attack_declared=since.on_ctx(_on_attack_declared),
+    samplers=(*MODULE.samplers, hidden_deployment.sample))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from skirmish.engine.rules.core.tasks import CHALLENGE_FACES
 from skirmish.engine.rules.skills import events as sev
+from skirmish.engine.rules.skills import hd_render
 from skirmish.engine.rules.skills.ammunition import NAMES as AMMO_NAMES
 from skirmish.engine.rules.skills.attributes import NAMES
 from skirmish.engine.rules.skills.metatable import TABLE
@@ -184,7 +185,8 @@ NARRATION.update({
         if e.why == "lost" else f"  {n(e.unit)} is revealed as side {e.side}'s Lieutenant ({REVEALS.get(e.why, e.why)})"),
     sev.SecrecySalted: lambda e, state, n: None,
 })
+NARRATION.update(hd_render.NARRATION)  # Hidden Deployment
 
 # rolls told their own way (Module.roll_lines): the salt's dice stay secret
-LINES = {"skills:salt": lambda e, state, who: "  the server draws the secret salt of the private information "
+LINES = {"skills:salt": lambda e, state, who: "  the server draws the secret salt of the hidden information "
                                                "(its dice are hidden)"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from skirmish.engine import board as geo
 from skirmish.engine.rules.registry import Shown
-from skirmish.engine.rules.skills import attributes
+from skirmish.engine.rules.skills import attributes, hd_render
 from skirmish.engine.rules.skills.metatable import TABLE
 
 
@@ -78,7 +78,7 @@ def label(option, state, decision, uname) -> str | None:
             return f"{uname(decision.unit)} leaves the table (Retreat!)"
         case "lieutenant", (uid,) if decision.kind == "lieutenant":
             return f"{uname(uid)} is your Lieutenant (in secret)" if isinstance(uid, str) else "a Lieutenant, in secret"
-    return None
+    return hd_render.label(option, state, decision, uname)
 
 
 def status(state, side) -> list[str]:
@@ -89,7 +89,7 @@ def status(state, side) -> list[str]:
     lines += [f"{name(uid)}: a Wound lost, fights on (V: No Wound Incapacitation)"
               for uid in state.unfazed if not state.units[uid].dead]
     lines += [f"{name(uid)}: MetaChemistry {TABLE[row].name}" for uid, row in state.metachemistry if row]
-    return lines + _lieutenants(state, side, name)
+    return lines + _lieutenants(state, side, name) + hd_render.status(state, side)
 
 
 def _lieutenants(state, side, name) -> list[str]:
@@ -124,5 +124,6 @@ SHOWN = Shown(
             "react": "a reaction (ARO): does one of your units react?",
             "dodge_move": "the Dodge won: where does the unit move?",
             "terrain": "Multiterrain: which Type of Terrain?",
-            "lieutenant": "Private Information: which candidate is your Lieutenant?"},
+            "lieutenant": "Private Information: which candidate is your Lieutenant?",
+            **hd_render.TITLES},
 )

@@ -29,8 +29,14 @@ ROLL = Hidden("roll")
 
 
 def hides(state) -> bool:
-    """Whether this game hides anything of the skills module (its mission asked for it)."""
-    return bool(state.lt_candidates)
+    """Whether this game hides anything of the skills module (its mission asked for it): a private
+    Lieutenant, units in Hidden Deployment (``hidden_handles``, kept after they are revealed), Camouflage markers."""
+    return bool(state.lt_candidates) or bool(state.hidden_handles) or _camouflaged(state)
+
+
+def _camouflaged(state) -> bool:
+    """A game with Camouflage markers (kept after they are Discovered: a unit flag from the mission)."""
+    return any(u.camouflaged for u in state.units.values())
 
 
 def on_game_start(ctx: Context) -> None:
