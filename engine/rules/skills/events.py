@@ -268,3 +268,9 @@ class SecrecySalted(Event):
 
 
 EVENTS = EVENTS + (LieutenantChosen, LieutenantRevealed, SecrecySalted)
+
+# -- Impersonation and Discover (skills/imp_events.py) --------------------------------------------------------
+
+from skirmish.engine.rules.skills.imp_events import IMP_EVENTS  # noqa: E402
+
+EVENTS = EVENTS + IMP_EVENTS

@@ -68,6 +68,8 @@ def facing(state: State, unit: Unit) -> tuple[int, int]:
 
 
 def in_front(state: State, unit: Unit, x: int, y: int) -> bool:
+    if state.imp_states and _is_marker(state, unit.id):
+        return True  # "Impersonation Markers have a 360 degree LoF" (skills/impersonation.py)
     fx, fy = facing(state, unit)
     return (x - unit.x) * fx + (y - unit.y) * fy >= 0
 
@@ -142,7 +144,16 @@ OPTIONS = {"attack": _attack_options, "move": _move_options}
 
 
 def options(state: State, f: ReactionFrame) -> list[Option]:
-    return OPTIONS[f.trigger](state, f)
+    opts = OPTIONS[f.trigger](state, f)
+    if not state.imp_states:
+        return opts
+    from skirmish.engine.rules.skills import discover  # against a marker: Discover, Change Facing, Dodge only
+    return discover.react_options(state, f, opts)
+
+
+def _is_marker(state: State, uid: str) -> bool:
+    from skirmish.engine.rules.skills import impersonation
+    return impersonation.is_marker(state, uid)
 
 
 # -- the windows ----------------------------------------------------------------------------------

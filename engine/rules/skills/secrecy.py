@@ -29,8 +29,10 @@ ROLL = Hidden("roll")
 
 
 def hides(state) -> bool:
-    """Whether this game hides anything of the skills module (its mission asked for it)."""
-    return bool(state.lt_candidates)
+    """Whether this game hides anything of the skills module: its mission asked for private
+    Lieutenants, or has impersonators (skills/impersonation.py, markers.py)."""
+    return bool(state.lt_candidates) or any(
+        s.startswith("impersonation ") for u in state.units.values() for s in u.skills)
 
 
 def on_game_start(ctx: Context) -> None:
