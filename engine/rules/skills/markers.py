@@ -67,7 +67,7 @@ def _pattern(uids: tuple[str, ...]):
 def _rename(plain, names: dict, word):
     if isinstance(plain, dict):
         return {_rename(k, names, word): _rename(v, names, word) for k, v in plain.items()}
-    if isinstance(plain, list):
+    if isinstance(plain, (list, tuple)):
         return [_rename(v, names, word) for v in plain]
     if isinstance(plain, str):
         return names[plain] if plain in names else word.sub(lambda m: names[m.group(1)], plain)
@@ -163,7 +163,7 @@ def _fields(plain, names: dict, keys=("unit", "actor", "target", "victim", "winn
     if isinstance(plain, dict):
         return {k: (names.get(v, v) if k in keys and isinstance(v, str) else _fields(v, names, keys))
                 for k, v in plain.items()}
-    if isinstance(plain, list):
+    if isinstance(plain, (list, tuple)):
         return [_fields(v, names, keys) for v in plain]
     return plain
 
