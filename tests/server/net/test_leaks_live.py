@@ -34,7 +34,7 @@ class Sendable(random.Random):
         return super().choice(plain or seq)
 
 
-CASES = [("knives", False), ("ridge", True), ("breach", True)]
+CASES = [("knives", False), ("ridge", True), ("breach", True), ("masquerade", False)]
 
 
 @pytest.mark.parametrize("mission_id, probe", CASES)
