@@ -41,11 +41,11 @@ SALT = (7,) * 8  # the secrecy salt's 8 d65536
 UNITS = [("a1", "a", "fusilier", 2, 1), ("b1", "b", "fiday", 4, 7), ("b2", "b", "fusilier", 7, 7)]
 
 
-def imp_game(units=UNITS, deploy=("b1",), alien: str = "", map: str = ZONES) -> SkillsScenario:
+def imp_game(units=UNITS, deploy=("b1",), alien: str = "", map: str = ZONES, salt=SALT) -> SkillsScenario:
     """Started: the salt drawn, the markers assigned; side b's placement of its impersonator pending."""
     extra = EXTRA + (f'\n[skills]\nalien = ["{alien}"]\n' if alien else "")
     s = SkillsScenario(units, map=map, deploy=deploy, extra=extra)
-    s.start(*SALT)
+    s.start(*salt)
     return s
 
 

@@ -28,7 +28,9 @@ from skirmish.engine.rules.skills.imp_events import (
 )
 
 from tests.engine.rules.scenario import of_type
-from tests.engine.rules.skills.imp_scenario import UNITS, imp_game, marker, placed
+from tests.engine.rules.skills.imp_scenario import SALT, UNITS, imp_game, marker, placed
+
+OTHER_SALT = (11,) * 8  # a salt that pairs _two_markers' markers the other way
 
 
 def _options(s, kind=None):
@@ -347,3 +349,65 @@ def test_example_fiday_moving_into_base_contact_with_a_fusilier():
     s.when("attack", "a1", 1, 0)
     p = s.state.pending
     assert p is not None and (p.kind != "react" or ("dodge", "a1") in p.options)  # the Fusilier may Dodge
+
+
+# -- the views and the bots ---------------------------------------------------------------------------------
+
+
+def _view(log, viewer):
+    from skirmish.engine.evolve import evolve, initial_state
+    from skirmish.engine.view import viewed
+    state = None
+    for e in viewed(log, viewer):
+        if e is None:
+            continue
+        state = initial_state(e) if state is None else (evolve(state, e) or state)
+    return state
+
+
+def _two_markers(salt=SALT):
+    units = [("a1", "a", "fusilier", 2, 1), ("b1", "b", "fiday", 4, 7), ("b2", "b", "basic", 1, 7)]
+    s = imp_game(units=units, deploy=("b1", "b2"), salt=salt)
+    first = s.state.pending.unit
+    s.when("impersonate", 4, 4)
+    s.when("impersonate", 6, 3, dice=(10, 1))
+    s.when("first", "a")
+    return s, first
+
+
+def test_the_other_side_sees_markers_never_which_unit_is_behind_them():
+    from skirmish.engine.base import Hidden
+    s, _ = _two_markers()
+    for viewer in ("a", "spectator"):
+        v = _view(s.log, viewer)
+        assert set(v.imp_markers) == {"b-imp1", "b-imp2"} and all(isinstance(u, Hidden) for u in v.imp_markers.values())
+        assert {"b-imp1", "b-imp2"} <= set(v.units)  # the markers, as shadows
+        assert not v.units["b1"].deployed and isinstance(v.units["b1"].x, Hidden)
+        assert v.units["b-imp1"].name == Hidden("name")
+    own = _view(s.log, "b")
+    assert set(own.imp_markers.values()) == {"b1", "b2"} and "b-imp1" not in own.units
+
+
+def test_the_sampler_pairs_the_markers_from_the_view_never_the_truth():
+    from collections import Counter
+    import random
+    from skirmish.bots import determinize as det
+    s, _ = _two_markers()
+    view = _view(s.log, "a")
+    assert det.hidden(view)
+    drawn = Counter()
+    for k in range(200):
+        d = det.determinize(view, "a", random.Random(k))
+        pair = (d.imp_markers["b-imp1"], d.imp_markers["b-imp2"])
+        assert sorted(pair) == ["b1", "b2"] and "b-imp1" not in d.units
+        at = {m: (d.units[u].x, d.units[u].y) for m, u in zip(("b-imp1", "b-imp2"), pair)}
+        assert at == {"b-imp1": (view.units["b-imp1"].x, view.units["b-imp1"].y),
+                      "b-imp2": (view.units["b-imp2"].x, view.units["b-imp2"].y)}
+        drawn[pair] += 1
+    assert len(drawn) == 2  # both pairings: the truth is one of them, the view does not say which
+    # another truth (the salt paired them otherwise) gives the same view, and so the same samples
+    s2, _ = _two_markers(salt=OTHER_SALT)
+    assert s2.state.imp_markers != s.state.imp_markers  # the other pairing
+    s2_view = _view(s2.log, "a")
+    assert [det.determinize(s2_view, "a", random.Random(k)).imp_markers for k in range(20)] == \
+           [det.determinize(view, "a", random.Random(k)).imp_markers for k in range(20)]
