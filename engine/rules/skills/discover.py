@@ -7,7 +7,8 @@ unit may Discover (no skill grants it), a Normal WIP Roll, against a marker of a
 which it has line of fire:
 
 - in its own activation, as its Task (``("discover", marker)``);
-- as a reaction (ARO) in the window after a marker's move (skills/reactions.py): the only
+- as a reaction (ARO) in the window after a marker's move (skills/reactions.py,
+  ``_against_marker``): the only
   reactions against a marker are Discover, Change Facing and Dodge (no Engage, no Ready fire).
   A window comes after each of the marker's moves and declining one ("none") keeps the unit's
   reaction for the rest of the Order: an enemy may delay its reaction until the marker's second
@@ -27,10 +28,10 @@ from __future__ import annotations
 from skirmish.engine import board as geo
 from skirmish.engine.events import ProcedureEnded, TaskAttempted
 from skirmish.engine.model import Option, State, Unit
-from skirmish.engine.rules import registry
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.skills import impersonation as imp
 from skirmish.engine.rules.skills import reactions, rolls
+from skirmish.engine.rules.skills.reactions import barred
 from skirmish.engine.rules.skills.events import ReactionDeclared
 from skirmish.engine.rules.skills.imp_events import DiscoverFailed, ImpersonationRevealed, MarkerDiscovered
 
@@ -43,10 +44,6 @@ def _where(state: State, marker: str) -> Unit:
     return state.units.get(marker) or state.units[state.imp_markers[marker]]
 
 
-def barred(state: State, uid: str, marker: str) -> bool:
-    return (uid, marker, reactions.order(state)) in state.imp_barred
-
-
 def _targets(state: State, unit: Unit) -> list[str]:
     out = []
     for m in state.imp_states:
@@ -57,10 +54,12 @@ def _targets(state: State, unit: Unit) -> list[str]:
     return sorted(out)
 
 
-def turn_options(state: State, unit: Unit) -> list[Option]:
-    if not state.imp_states or state.turn is None or state.turn.task:
-        return []
-    return [("discover", m) for m in _targets(state, unit)]
+def turn_options(state: State, unit: Unit, options: list[Option]) -> list[Option]:
+    """A unit's Discover options in its turn (not a marker's: declaring one would reveal it)."""
+    if not state.imp_states or state.turn is None or state.turn.task or unit.incapacitated \
+            or reactions.marker_of(state, unit.id):
+        return options
+    return options + [("discover", m) for m in _targets(state, unit)]
 
 
 def act(ctx: Context, unit: Unit, option: Option) -> None:
@@ -87,27 +86,7 @@ def outcome(ctx: Context, f, result: rolls.Result) -> None:
         ctx.emit(ImpersonationRevealed(marker=marker, unit=u.id, x=u.x, y=u.y, why="discovered"))
 
 
-# -- as a reaction ----------------------------------------------------------------------------------------
-
-
-def _may_discover(state: State, unit: Unit, actor: Unit, marker: str) -> bool:
-    s = state
-    if unit.side == actor.side or not unit.deployed or unit.incapacitated or imp.is_marker(s, unit.id):
-        return False
-    if not registry.allows(s, "can_act", unit) or (s.reacted_in == reactions.order(s) and unit.id in s.reacted):
-        return False
-    return not barred(s, unit.id, marker) and geo.line_of_fire(s.board, unit.x, unit.y, actor.x, actor.y)
-
-
-def react_options(state: State, f, options: list[Option]) -> list[Option]:
-    """The reactions against a marker (``reactions.options``): Change Facing and Dodge of those
-    offered, and Discover."""
-    marker = imp.masked(state).get(f.actor) if state.imp_states else None
-    if marker is None:
-        return options
-    actor = state.units[f.actor]
-    kept = [o for o in options if o[0] in ("change_facing", "dodge")]
-    return kept + [("discover", u.id, marker) for u in state.units.values() if _may_discover(state, u, actor, marker)]
+# -- as a reaction (its options: skills/reactions.py, ``_against_marker``) ----------------------------------
 
 
 def answer_react(ctx: Context, option: Option) -> None:

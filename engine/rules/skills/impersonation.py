@@ -249,8 +249,7 @@ def _names_marker(state: State, unit: Unit, option: Option, hidden: dict) -> boo
 def turn_options(state: State, unit: Unit, options: list) -> list:
     """A marker's options: covert ones as they are, the others as ``("reveal", ...)`` (none once it
     took a covert action this Order). Anyone else's: none into base contact with a marker or
-    naming one; Discover (skills/discover.py) and regaining IMP-1 added."""
-    from skirmish.engine.rules.skills import discover
+    naming one; regaining IMP-1 added (Discover: skills/discover.py)."""
     s = state
     hidden = masked(s)
     if unit.id in hidden:
@@ -259,10 +258,8 @@ def turn_options(state: State, unit: Unit, options: list) -> list:
                 if covert(s, unit, o) or not declared]
     if hidden:
         options = [o for o in options if not _names_marker(s, unit, o, hidden)]
-    if not unit.incapacitated:
-        options = options + discover.turn_options(s, unit)
-        if _may_regain(s, unit):
-            options.append(("impersonate",))
+    if not unit.incapacitated and _may_regain(s, unit):
+        options = options + [("impersonate",)]
     return options
 
 

@@ -84,6 +84,7 @@ TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.
                 since.passing(command.turn_options),
                 since.passing(manned.turn_options),
                 since.passing(specialists.turn_options),
+                since.passing(discover.turn_options),
                 since.passing(impersonation.turn_options))  # last: it wraps the others' options of a marker
 
 

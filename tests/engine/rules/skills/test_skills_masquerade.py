@@ -10,7 +10,7 @@ import msgspec
 import pytest
 from skirmish.bots import determinize as det
 from skirmish.engine.mission import game_created
-from skirmish.engine.evolve import initial_state
+from skirmish.engine.evolve import evolve, initial_state
 from skirmish.engine.rules.skills import imp_events as iev
 from skirmish.engine.rules.skills.events import LieutenantChosen, SecrecySalted
 from skirmish.engine.view import hides, view
@@ -88,3 +88,40 @@ def test_every_sentence_of_impersonation_is_quoted_in_docs_rules_md():
     where = norm(section())
     missing = [s for s in _impersonation_text(SEED.read_text()) if not quoted(s, where)]
     assert not missing, f"{len(missing)} sentences of Impersonation are not in docs/rules.md:\n" + "\n".join(missing)
+
+
+def _seen(log, viewer):
+    from skirmish.client.narrate import describe
+    from skirmish.engine.view import viewed
+    state, lines = None, []
+    for e in viewed(log, viewer):
+        if e is None:
+            continue
+        if state is None:
+            state = initial_state(e)
+            continue
+        line = describe(e, state)
+        if line:
+            lines.append(line)
+        evolve(state, e)
+    return state, lines
+
+
+def test_the_terminal_client_shows_enemy_markers_as_markers_and_its_own_impersonators_as_its_own():
+    from skirmish.client import render
+    s = imp_game()
+    s.when("impersonate", 4, 4, dice=(10, 1))
+    s.when("first", "b")
+    s.when("unit", "b1")
+    a, told_a = _seen(s.log, "a")
+    board, units, status = render.board(a, "a"), render.units(a, "a"), render.status(a, "a")
+    assert " ?1" in board.splitlines()[5] and "B1" not in board  # row 4: the marker, not the unit
+    assert "b-imp1 (a marker)" in units and "Impersonation marker (who is behind it is hidden)" in units
+    assert "IMP-1 marker b-imp1 at (4,4): an enemy impersonator, unknown" in status
+    assert any("a marker [b-imp1] takes a turn" in line for line in told_a)
+    assert any("an impersonator (who is hidden) is on the table as the IMP-1 marker b-imp1" in line for line in told_a)
+    assert render.label(a.pending.options[1], a, a.pending).startswith("an action that replaces the marker")
+    b, _ = _seen(s.log, "b")
+    assert "B1" in render.board(b, "b") and "?1" not in render.board(b, "b")
+    assert "is behind your IMP-1 marker b-imp1 at (4,4), the enemy does not know who" in render.status(b, "b")
+    assert render.label(("reveal", "aim"), b, b.pending) == "reveal the figure, then: aim (minor action)"
