@@ -19,7 +19,9 @@ hidden is the pairing of marker and unit. For such a *hidden* unit the views:
   what follows (a failure reveals the figure);
 - the marker's ``act`` decisions: its covert options (moves, Drop Prone, Stand, end) as they are,
   every option that would cancel it as the one ``("reveal", Hidden("option"))``, and the
-  ``OptionChosen`` of one likewise: which weapon, which Task, is told only by the figure's action.
+  ``OptionChosen`` of one likewise: which weapon, which Task, is told only by the figure's action;
+  likewise its side's ``react`` options of units behind markers (which reactions a unit has would
+  tell its profile; declaring one reveals it).
 
 What a marker's moves reveal, by design: the marker itself is on the table, so where it stands
 and moves, its Silhouette, that it moves as far as the Movement Minor Action allows (every unit's
@@ -105,6 +107,27 @@ def _options(e, names: dict):
     return msgspec.structs.replace(e, decision=msgspec.structs.replace(d, options=opts))
 
 
+def _names_hidden(option, names: dict) -> bool:
+    return any(isinstance(x, str) and x in names for x in option[1:])
+
+
+def _reactions(e, names: dict):
+    """A side's reactions by units behind markers (each would reveal it; which reactions a unit has
+    would tell its profile): one hidden option for them all."""
+    d = e.decision
+    if not any(_names_hidden(o, names) for o in d.options):
+        return e
+    opts = tuple(dict.fromkeys(OPTION if _names_hidden(o, names) else o for o in d.options))
+    return msgspec.structs.replace(e, decision=msgspec.structs.replace(d, options=opts))
+
+
+def _collapsed(pending, option, names: dict) -> bool:
+    """The answer is one of the options a view shows as the hidden one."""
+    if pending.kind == "act" and pending.unit in names:
+        return option[0] == "reveal"
+    return pending.kind == "react" and _names_hidden(option, names)
+
+
 def event(state: State, e, viewer: str):
     """Any event but ``GameCreated``, as ``viewer`` sees it (see the module's text)."""
     if e is None:
@@ -122,8 +145,9 @@ def event(state: State, e, viewer: str):
         e = msgspec.structs.replace(e, results=Hidden("roll"), target=0)
     elif isinstance(e, core_ev.DecisionRequested) and e.decision.unit in names and e.decision.kind == "act":
         e = _options(e, names)
-    elif isinstance(e, core_ev.OptionChosen) and state.pending is not None and state.pending.unit in names \
-            and e.option[0] == "reveal":
+    elif isinstance(e, core_ev.DecisionRequested) and e.decision.kind == "react":
+        e = _reactions(e, names)
+    elif isinstance(e, core_ev.OptionChosen) and state.pending is not None and _collapsed(state.pending, e.option, names):
         e = msgspec.structs.replace(e, option=OPTION, timeout=False)
     return renamed(e, names)
 

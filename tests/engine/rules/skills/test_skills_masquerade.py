@@ -125,3 +125,20 @@ def test_the_terminal_client_shows_enemy_markers_as_markers_and_its_own_imperson
     assert "B1" in render.board(b, "b") and "?1" not in render.board(b, "b")
     assert "is behind your IMP-1 marker b-imp1 at (4,4), the enemy does not know who" in render.status(b, "b")
     assert render.label(("reveal", "aim"), b, b.pending) == "reveal the figure, then: aim (minor action)"
+
+
+def test_verify_checks_the_hidden_parts_a_forged_pairing_of_markers_does_not_verify():
+    """After the game the log opens and ``skirmish verify`` re-runs it: the pairing of markers and
+    units follows from the revealed seed's salt, so a log that swaps it is caught."""
+    from skirmish.engine.codec import encode_event
+    from skirmish.engine.log import chain_hashes
+    from skirmish.engine.verify import LoggedEvent, verify_log
+    [(result, events, report)] = play_match(missions.load(MISSION), ("greedy", "greedy"), [1])
+    assert report.ok and report.finished
+    i = next(k for k, e in enumerate(events) if isinstance(e, iev.ImpersonatorsAssigned))
+    forged = list(events)
+    forged[i] = msgspec.structs.replace(events[i], units=tuple(reversed(events[i].units)))
+    data = [encode_event(e) for e in forged]
+    hashes = chain_hashes(result.game_id, data)
+    bad = verify_log(result.game_id, [LoggedEvent(k + 1, d, h) for k, (d, h) in enumerate(zip(data, hashes))])
+    assert not bad.ok and bad.bad_seq == i + 1
