@@ -12,6 +12,10 @@ compared on the same luck. The best average wins; ties go to the bot's seeded ``
 To stay fast, when a decision has more than ``max_options`` options the static policy picks
 which ones to simulate (the best by its score, plus "end"), and simulation stops at the
 ``budget_ms`` deadline (options not reached keep their static score's rank below the others).
+Where its view holds a unit it cannot place (a unit behind an Impersonation marker: its position
+is hidden), the bot plays from one determinization of its view per decision
+(``skirmish.bots.determinize``), drawn with its seeded ``rng``; other hidden things (cards, a
+Lieutenant) it evaluates as the view holds them, as before.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import time
 
 from skirmish.bots.base import Bot
+from skirmish.bots.determinize import determinize
+from skirmish.engine.base import Hidden
 from skirmish.bots.evaluate import evaluate
 from skirmish.bots.policy import option_scores
 from skirmish.bots.simulate import clone, settle, step
@@ -42,6 +48,8 @@ class GreedyBot(Bot):
             return options[0]
         deadline = time.perf_counter() + self.budget_ms / 1000
         side = decision.side
+        if any(isinstance(u.x, Hidden) for u in view.units.values()):  # a unit it cannot place (behind a marker)
+            view = determinize(view, side, self.rng)
         static = option_scores(view, decision)
         order = sorted(range(len(options)), key=lambda i: -static[i])
         if len(order) > self.max_options:

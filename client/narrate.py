@@ -22,6 +22,8 @@ from skirmish.engine.rules.core.tasks import count_successes
 
 def _name(state: State, uid: str) -> str:
     u = state.units.get(uid)
+    if u is not None and isinstance(u.name, Hidden):  # a unit a rules module hides (a marker): its handle only
+        return f"a marker [{uid}]"
     return f"{u.name} [{uid}]" if u else uid
 
 

@@ -50,8 +50,12 @@ def unit_marks(state: State) -> dict[str, str]:
     """A two-character mark per unit for the map: its id when that is two characters long,
     else its side and a running letter."""
     marks, counters = {}, {}
+    hidden = 0
     for u in state.units.values():
-        if len(u.id) == 2:
+        if not isinstance(u.name, str):  # a unit a rules module hides (a marker): "?1", "?2", ...
+            hidden += 1
+            marks[u.id] = f"?{hidden % 10}"
+        elif len(u.id) == 2:
             marks[u.id] = u.id
         else:
             n = counters.get(u.side, 0)
@@ -110,7 +114,8 @@ def units(state: State, side: str = "") -> str:
         stowed = [f"{safe(w.name)} (stowed)" for i, w in enumerate(u.weapons) if i in u.stowed]
         mine = "*" if u.side == side else " "
         where = f"({u.x:2d},{u.y:2d})" if registry.allows(state, "on_table", u) else "  off  "  # not on the table yet
-        lines.append(f"{mine}{safe(u.id):4s} {safe(u.name)[:22]:22s} side {u.side}  {where}  "
+        name = safe(u.name) if isinstance(u.name, str) else "(a marker)"
+        lines.append(f"{mine}{safe(u.id):4s} {name[:22]:22s} side {u.side}  {where}  "
                      f"stress {u.stress:2d}/{u.stress_max:<2d}  {cond}"
                      + (f"  [{', '.join(flags)}]" if flags else "")
                      + (f"  — {', '.join(drawn + stowed)}" if drawn or stowed else ""))
@@ -182,6 +187,8 @@ def _label(option: Option, state: State, decision: Decision) -> str:
 
 def _unit_name(state: State, uid) -> str:
     u = state.units.get(uid)
+    if u is not None and not isinstance(u.name, str):
+        return f"{uid} (a marker)"
     return f"{uid} ({u.name})" if u else str(uid)
 
 

@@ -109,6 +109,12 @@ Added with the skills module's reactions and movement skills (issue 14, seed 003
   started, before anything is rolled: a module may push a frame on it (a reaction window: the
   target's Dodge) or end it.
 
+Added with issue 15 (Impersonation markers, which "enemies perceive ... as an ally"):
+
+- ``can_oppose(state, unit, enemy) -> bool``: a veto: False when ``unit`` perceives ``enemy`` as no
+  enemy at all, so that it is offered no Task against it (Create Advantage, in its turn or
+  Directed; ``actions.task_options``), e.g. a unit behind an Impersonation marker.
+
 A module is one folder (every bundled module: capture, challenges, morale, skills): its data parts
 (events, frames, fields, evolve handlers, mission fields: ``skirmish.engine.rules.bundled``) are
 gathered into the shared types -- the log's union, the frames, ``Unit``, ``State``, ``Weapon``,
@@ -298,6 +304,8 @@ class Module:
     # added with the skills module's reactions and movement skills (issue 14; see the docstring)
     gait: Callable[["State", "Unit"], Any] | None = None
     on_attack_declared: Callable[["Context", object], None] | None = None
+    # added with issue 15 (a veto; see the docstring)
+    can_oppose: Callable[["State", "Unit", "Unit"], bool] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -321,4 +329,4 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
          "acts_incapacitated", "on_task_resolved", "on_injury",
-         "can_retreat", "breaks_away", "gait", "on_attack_declared")
+         "can_retreat", "breaks_away", "gait", "on_attack_declared", "can_oppose")

@@ -22,6 +22,7 @@ from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
 from skirmish.engine.rules.skills.hd_parts import HiddenRevealed, MarkerDiscovered
+from skirmish.engine.rules.skills import imp_events as iev
 from skirmish.server import missions
 
 from tests.engine.leaks import play
@@ -145,13 +146,15 @@ class Case(NamedTuple):
     module in the catalog) and returns ``make(seed)``, which gives the two ``GameCreated`` and the
     two dice (None: ``LocalDice(seed)`` each); ``reveal(state, event)``
     is the event that reveals the fact; ``blind``: the viewers it is hidden from; ``frames``: the
-    fewest frames each blind viewer must have compared (a fact revealed early compares fewer)."""
+    fewest frames each blind viewer must have compared (a fact revealed early compares fewer);
+    ``seeds``: the seeds played (each the twins' dice and choices)."""
 
     name: str
     prepare: Callable
     reveal: Callable = never
     blind: tuple = ("a", "spectator")
     frames: int = 100
+    seeds: tuple = (10, 11, 12, 13)
 
 
 def _probe_case(mission_id: str) -> Case:
@@ -189,19 +192,57 @@ def _ambush(uid: str = "b4", **fields):
     return prepare
 
 
+def masquerade_twins(seed: int):
+    """A game of masquerade and its twin in which side b's secrecy salt (the first roll, nonce 0)
+    fell otherwise, and so the pairing of its two markers with its two impersonators
+    (skills/impersonation.py): which unit is behind each marker is all that differs."""
+    created = game_created("g-masquerade", missions.load("masquerade"), "local", "")
+    return created, (NonceDice(seed), NonceDice(seed, seed + 1, frozenset({0})))
+
+
+def a_marker_is_revealed(state, e) -> bool:
+    return isinstance(e, iev.ImpersonationRevealed)
+
+
+# seeds whose random play deploys both impersonators as markers and keeps them so for hundreds of
+# frames, with twins pairing them otherwise (in most seeds one deploys as a figure: revealed at once)
+MASQUERADE_SEEDS = (0, 7, 27, 32, 37)
+
+
+def _masquerade(monkeypatch):
+    def make(seed):
+        created, dice = masquerade_twins(seed)
+        return created, created, dice
+
+    return make
+
+
 CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
          _probe_case("breach"), _probe_case("hangar"),
          Case("ambush: which unit is in Hidden Deployment", _ambush(id="b0x", name="Someone Else"), b_reveals_a_hidden_unit,
               frames=40),
          Case("ambush: where the hidden unit stands", _ambush(x=0, y=11), b_reveals_a_hidden_unit, frames=40),
          Case("ambush: which unit is behind a Camouflage marker", _ambush("b5", id="b0y", name="Someone Other"),
-              lambda state, e: isinstance(e, MarkerDiscovered) and e.side == "b", frames=40)]
+              lambda state, e: isinstance(e, MarkerDiscovered) and e.side == "b", frames=40),
+         Case("masquerade: which unit is behind each marker", _masquerade, a_marker_is_revealed,
+              seeds=MASQUERADE_SEEDS[:4])]
+
+
+@pytest.mark.parametrize("seed", MASQUERADE_SEEDS)
+def test_masquerade_twins_pair_the_markers_otherwise_and_give_identical_frames_until_a_reveal(seed):
+    created, dice = masquerade_twins(seed)
+    t = play_twins(created, created, a_marker_is_revealed, seed=seed, dice=dice)
+    assert t.leak is None, (seed, t.leak)
+    pairs = [[e.units for e in g.log if isinstance(e, iev.ImpersonatorsAssigned)] for g in t.games]
+    assert pairs[0] != pairs[1] and sorted(pairs[0][0]) == sorted(pairs[1][0]) == ["b3", "b4"]
+    placed = [e for e in t.games[0].log if isinstance(e, iev.MarkerPlaced)]
+    assert len(placed) == 2 and t.compared["a"] > 500 and t.compared["spectator"] == t.compared["a"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_each_case_of_twins_gets_identical_frames_until_the_reveal(case, monkeypatch):
     make = case.prepare(monkeypatch)
-    for seed in range(10, 14):
+    for seed in case.seeds:
         one, two, dice = make(seed)
         t = play_twins(one, two, case.reveal, seed=seed, dice=dice, blind=case.blind)
         assert t.leak is None, (case.name, seed, t.leak)

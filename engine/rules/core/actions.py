@@ -111,7 +111,8 @@ def task_options(state: State, unit: Unit, directed: bool = False) -> list[Optio
             opts.append(("first_aid", ally.id))
     for enemy in s.units.values():
         if enemy.side != unit.side and not enemy.incapacitated and not enemy.exposed \
-                and geo.line_of_fire(s.board, unit.x, unit.y, enemy.x, enemy.y):
+                and geo.line_of_fire(s.board, unit.x, unit.y, enemy.x, enemy.y) \
+                and (not s.modules or registry.allows(s, "can_oppose", unit, enemy)):
             opts.append(("create_advantage", enemy.id))
     for o in s.objectives.values():
         if o.attribute and o.holder != unit.side and in_reach(s, unit, o.x, o.y):

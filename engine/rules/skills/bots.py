@@ -33,14 +33,18 @@ def _goals(state, side: str) -> list[tuple[int, int]]:
     return [(i % b.width, i // b.width) for i, ch in enumerate(b.cells) if ch == enemy] or [(b.width // 2, b.height // 2)]
 
 
+MARKER = 1.0  # an impersonator placed as a marker: no Attack can reach it until it is Discovered twice
+
+
 def _deploy(state, d, kit) -> list[float]:
-    """A placement in cover, nearer the objectives, is worth more."""
+    """A placement in cover, nearer the objectives, is worth more; as a marker, more still."""
     goals = _goals(state, d.side)
     out = []
     for o in d.options:
-        x, y = o[1], o[2]
+        x, y = o[-2], o[-1]
         near = min(geo.distance(x, y, gx, gy) for gx, gy in goals)
-        out.append((COVER if geo.in_cover(state.board, x, y) else 0.0) - FORWARD * near)
+        out.append((COVER if geo.in_cover(state.board, x, y) else 0.0) - FORWARD * near
+                   + (MARKER if o[0] == "impersonate" else 0.0))
     return out
 
 
@@ -169,7 +173,7 @@ HOOKS = BotHooks(
                    "hack": _comms, "observe": _comms, "sat_lock": _comms,
                    "withdraw": _withdraw, "dismount": _dismount},
     scorers={"deploy": _deploy, "skill_reroll": _reroll,
-             "redeploy": _deploy, "metachemistry": _metachemistry,
+             "redeploy": _deploy, "imp_redeploy": _deploy, "metachemistry": _metachemistry,
              "guts": _guts,
              "react": _react, "dodge_move": _dodge_move, "terrain": _terrain},
     procedure_kinds=frozenset({"skill_reroll", "guts",

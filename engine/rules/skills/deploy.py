@@ -39,10 +39,17 @@ class Extensions(NamedTuple):
 
     cells: tuple[Callable[[State, Unit, frozenset], frozenset], ...] = ()
     after: tuple[Callable[[Context, str], None], ...] = ()
+    options: tuple[Callable[[State, Unit, list], list], ...] = ()  # (state, unit, options) -> options
 
 
 def undeployed(state: State, side: str) -> list[Unit]:
-    return [u for u in state.units.values() if u.side == side and not u.deployed]
+    """``side``'s units still to place, in the mission's order; its impersonators with markers
+    last, in their markers' order (skills/impersonation.py: the order tells nothing of who is who)."""
+    units = [u for u in state.units.values() if u.side == side and not u.deployed]
+    if state.imp_markers:
+        rank = {uid: m for m, uid in state.imp_markers.items() if isinstance(uid, str)}
+        units.sort(key=lambda u: (u.id in rank, rank.get(u.id, "")))
+    return units
 
 
 def next_side(state: State) -> str | None:
@@ -77,11 +84,14 @@ def legal_cells(state: State, unit: Unit, ext: Extensions = Extensions()) -> fro
 
 def options(state: State, unit: Unit, ext: Extensions = Extensions()) -> list[Option]:
     """``("deploy", x, y)`` for each legal cell: the mission's cell for the unit first if legal,
-    then by row and column."""
+    then by row and column; then the skills' say (``Extensions.options``)."""
     cells = legal_cells(state, unit, ext)
     first = [(unit.x, unit.y)] if (unit.x, unit.y) in cells else []
     rest = sorted(cells - set(first), key=lambda c: (c[1], c[0]))
-    return [("deploy", x, y) for x, y in first + rest]
+    opts: list[Option] = [("deploy", x, y) for x, y in first + rest]
+    for extend in ext.options:
+        opts = extend(state, unit, opts)
+    return opts
 
 
 # -- the phase ---------------------------------------------------------------------------------------

@@ -274,3 +274,9 @@ from skirmish.engine.rules.skills.hd_parts import EVENTS as _HD_EVENTS  # noqa: 
 from skirmish.engine.rules.skills.hd_parts import HiddenPlaced, HiddenRevealed, MarkerDiscovered, OrderDisrupted  # noqa: E402,F401
 
 EVENTS = EVENTS + _HD_EVENTS
+
+# -- Impersonation and Discover (skills/imp_events.py) --------------------------------------------------------
+
+from skirmish.engine.rules.skills.imp_events import IMP_EVENTS  # noqa: E402
+
+EVENTS = EVENTS + IMP_EVENTS

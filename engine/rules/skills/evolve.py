@@ -181,6 +181,7 @@ def initial(s: State, created) -> None:
     s.specialist_objectives = tuple(created.specialist_objectives)
     s.lt_candidates = {side: tuple(ids) for side, ids in created.lt_candidates.items()}
     hd_parts.initial(s, created)  # units in Hidden Deployment start off the table
+    s.alien_sides = tuple(created.alien_sides)
 
 
 def _pilot_dismounted(s: State, e: ev.PilotDismounted) -> None:
@@ -283,3 +284,21 @@ HANDLERS.update({
     ev.SecrecySalted: _secrecy_salted,
 })
 HANDLERS.update(hd_parts.HANDLERS)  # Hidden Deployment
+
+
+# -- Impersonation and Discover (skills/imp_evolve.py) ------------------------------------------------------------
+
+from skirmish.engine.rules.skills.imp_evolve import HANDLERS as _IMP_HANDLERS  # noqa: E402
+
+HANDLERS.update(_IMP_HANDLERS)
+_facing_then = HANDLERS[ev.FacingChanged]
+
+
+def _facing_changed_after_reveal(s: State, e: ev.FacingChanged) -> None:
+    """A revealed impersonator's facing, of its owner's choice (skills/impersonation.py), is a Change Facing too."""
+    _facing_then(s, e)
+    if e.unit in s.imp_facing:
+        s.imp_facing = tuple(x for x in s.imp_facing if x != e.unit)
+
+
+HANDLERS[ev.FacingChanged] = _facing_changed_after_reveal

@@ -77,6 +77,18 @@ STATE = (
     # Camouflage markers (skills/camouflage.py): handle ("camo-b1") -> the unit's id (the other side's view:
     # the handle), until Discovered; the marker is in ``units`` under its handle
     ("markers", dict[str, str], msgspec.field(default_factory=dict)),
+    # Impersonation (skills/impersonation.py, markers.py): marker -> the unit behind it (a Hidden("unit") in
+    # the other side's and spectators' views until revealed); the markers on the table now -> "imp1" | "imp2";
+    # the markers whose unit is public; the units that lost the skill (Burnt); (unit, marker, order) for a
+    # failed Discover; the Order in which a marker revealed itself with a Surprise Attack or Shot ("round:unit")
+    ("imp_markers", dict[str, str | Hidden], msgspec.field(default_factory=dict)),
+    ("imp_states", dict[str, str], msgspec.field(default_factory=dict)),
+    ("imp_known", tuple[str, ...], ()),
+    ("imp_lost", tuple[str, ...], ()),
+    ("imp_barred", tuple[tuple[str, str, str], ...], ()),
+    ("imp_surprise", str, ""),
+    ("imp_facing", tuple[str, ...], ()),  # units revealed whose owner chooses their facing next
+    ("alien_sides", tuple[str, ...], ()),  # the sides whose army is alien to the other's (the mission's)
 )
 
 WEAPON = (
@@ -87,4 +99,5 @@ WEAPON = (
 CREATED = (
     ("specialist_objectives", tuple[str, ...], ()),  # the mission's [skills] specialist_objectives
     ("lt_candidates", dict[str, tuple[str, ...]], msgspec.field(default_factory=dict)),  # [skills] lieutenant_candidates
+    ("alien_sides", tuple[str, ...], ()),  # [skills] alien: Impersonation L1 adopts no IMP-1 against them
 )

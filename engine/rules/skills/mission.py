@@ -49,6 +49,8 @@ class SkillsSpec(msgspec.Struct, forbid_unknown_fields=True):
     specialist_objectives: list[str] = []  # objectives only Specialist Troopers secure (skills/specialists.py)
     # side -> the units it may choose its Lieutenant from, in private (skills/private.py)
     lieutenant_candidates: dict[str, list[str]] = {}
+    # the sides whose army is of a species alien to the other side's (Impersonation L1: skills/impersonation.py)
+    alien: list[str] = []
 
 
 # the mission file's tables the module reads: (name, type, default), as msgspec.defstruct takes them
@@ -174,4 +176,14 @@ def weapon_fields(w) -> dict:
 def game_data(spec, made, fail) -> dict:
     """The ``[skills]`` table's ``CREATED`` fields (skirmish.engine.rules.skills.fields)."""
     return {"specialist_objectives": pilots_mission.specialist_objectives(spec, fail),
-            "lt_candidates": command_mission.candidates(spec)}
+            "lt_candidates": command_mission.candidates(spec),
+            "alien_sides": _alien(spec, fail)}
+
+
+def _alien(spec, fail) -> tuple[str, ...]:
+    table = getattr(spec, "skills", None)
+    sides = tuple(sorted(set(table.alien))) if table is not None else ()
+    for side in sides:
+        if side not in ("a", "b"):
+            fail("skills.alien", f"no side {side!r} (a or b)")
+    return sides

@@ -28,6 +28,7 @@ from skirmish.engine.rules.skills import since
 from skirmish.engine.rules.skills import private, secrecy
 from skirmish.engine.rules.skills import camouflage, hidden_deployment
 from skirmish.engine.rules.skills.hd_parts import HiddenFrame
+from skirmish.engine.rules.skills import discover, impersonation, markers
 from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
@@ -38,15 +39,19 @@ OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
     **guts.OUTCOMES,
     command.RESET: command.reset_outcome,
     reactions.PURPOSE: reactions.outcome,
+    impersonation.PURPOSE: impersonation.outcome,
+    discover.PURPOSE: discover.outcome,
     "hack": since.either(manned.hack_outcome, comms.OUTCOMES["hack"]),  # after comms': a Total Control may eject a Pilot
     "sat_lock": camouflage.sat_lock_outcome,  # comms', after Discovering a Camouflage marker
 })
 
 # what the skills add to the deployment phase
-DEPLOYMENT = deploy.Extensions(cells=(since.passing(infiltrate.cells), since.passing(infiltrate.mechanized_cells)), after=(
+DEPLOYMENT = deploy.Extensions(cells=(since.passing(infiltrate.cells), since.passing(infiltrate.mechanized_cells),
+                                      since.passing(impersonation.cells)), after=(
     since.on_ctx(infiltrate.after),
     since.on_ctx(terrain.after_deploy),
-))
+    since.on_ctx(impersonation.after),
+), options=(since.passing(impersonation.deploy_options),))
 
 
 def _roll_step(ctx: Context, f: SkillRollFrame) -> None:
@@ -57,6 +62,8 @@ def _on_idle(ctx: Context) -> None:
     if private.on_idle(ctx):  # a Lieutenant's choice, nomination or reveal (only with candidates)
         return
     if hidden_deployment.on_idle(ctx):  # a private placement in Hidden Deployment (round 0)
+        return
+    if since.on_ctx(impersonation.on_idle, False)(ctx):  # a marker in Retreat! revealed, a figure's facing
         return
     marksmanship.on_idle(ctx)
     if not since.on_ctx(metachemistry.on_idle, False)(ctx):  # a MetaChemistry roll asked: the next placement waits
@@ -83,7 +90,9 @@ TURN_OPTIONS = (marksmanship.turn_options, regeneration.turn_options, paramedic.
                 since.passing(command.turn_options),
                 since.passing(manned.turn_options),
                 since.passing(specialists.turn_options),
-                since.passing(camouflage.turn_options))
+                since.passing(camouflage.turn_options),
+                since.passing(discover.turn_options),
+                since.passing(impersonation.turn_options))  # last: it wraps the others' options of a marker
 
 
 def _can_activate(state, unit) -> bool:
@@ -118,7 +127,8 @@ END_PHASE = (comms.on_end_phase,
 
 
 def _answer_deploy(ctx: Context, option: Option) -> None:
-    deploy.answer(ctx, option, DEPLOYMENT)
+    if not impersonation.answer_deploy(ctx, option, DEPLOYMENT):
+        deploy.answer(ctx, option, DEPLOYMENT)
 
 
 MODULE = Module(
@@ -171,6 +181,7 @@ MODULE = Module(
 
 def _on_game_start(ctx: Context) -> None:
     secrecy.on_game_start(ctx)
+    impersonation.on_game_start(ctx)  # the markers, drawn from the salt (only with impersonators that deploy)
     deploy.start(ctx)
 
 
@@ -179,13 +190,14 @@ def _secrets(state, viewer: str):
     yield from hidden_deployment.secrets(state, viewer)
     yield from camouflage.secrets(state, viewer)
     yield from secrecy.secrets(state, viewer)
+    yield from markers.secrets(state, viewer)
 
 
 def _redactions() -> dict:
     """The redactions of what the skills module hides (only in a game that hides: ``secrecy.hides``)."""
     out = {}
     for table in (private.REDACTIONS, secrecy.REDACTIONS, hidden_deployment.REDACTIONS,
-                  {GameCreated: camouflage.game_created}):
+                  {GameCreated: camouflage.game_created}, markers.redactions()):
         for etype, redact in table.items():
             have = out.get(etype)
             out[etype] = redact if have is None else _both(have, redact)
@@ -193,7 +205,10 @@ def _redactions() -> dict:
 
 
 def _both(first, second):
-    return lambda state, e, viewer: second(state, first(state, e, viewer), viewer)
+    def both(state, e, viewer):
+        seen = first(state, e, viewer)
+        return None if seen is None else second(state, seen, viewer)
+    return both
 
 
 # the Lieutenant as Private Information and the secrecy salt (issue 15: private.py, secrecy.py)
@@ -201,7 +216,7 @@ MODULE = dataclasses.replace(
     MODULE, on_game_start=_on_game_start,
     answers={**MODULE.answers, private.KIND: private.answer},
     defaults={**MODULE.defaults, private.KIND: lambda d: d.options[0]},
-    redactions=_redactions(), secrets=_secrets, samplers=(private.sample,), hides=secrecy.hides,
+    redactions=_redactions(), secrets=_secrets, samplers=(private.sample, markers.sample), hides=secrecy.hides,
     roll_lines=narrate.LINES)
 
 
@@ -226,3 +241,31 @@ MODULE = dataclasses.replace(
     frame_steps={**MODULE.frame_steps, HiddenFrame: hidden_deployment.step},
     after_move=since.on_ctx(_after_move), on_attack_declared=since.on_ctx(_on_attack_declared),
     samplers=(*MODULE.samplers, hidden_deployment.sample))
+
+
+def _can_target(state, unit, target) -> bool:
+    return deploy.can_target(state, unit, target) and impersonation.can_target(state, unit, target)
+
+
+def _on_hit(ctx: Context, victim, damage: int) -> None:
+    guts.on_hit(ctx, victim, damage)
+    impersonation.on_hit(ctx, victim, damage)
+
+
+def _attack_difficulty(state, attacker, target) -> int:
+    return metachemistry.attack_difficulty(state, attacker, target) + impersonation.attack_difficulty(state, attacker, target)
+
+
+# Impersonation and Discover (issue 15: impersonation.py, discover.py, markers.py)
+MODULE = dataclasses.replace(
+    MODULE, can_target=_can_target, can_oppose=since.on_state(impersonation.can_target, True),
+    can_threaten=since.on_state(impersonation.can_threaten, True),
+    on_hit=since.on_ctx(_on_hit),
+    attack_difficulty=since.on_state(_attack_difficulty, 0),
+    acts={**MODULE.acts, "reveal": impersonation.act_reveal, "impersonate": impersonation.act_regain,
+          "discover": discover.act},
+    answers={**MODULE.answers, "react": discover.answer_react, "imp_redeploy": impersonation.answer_redeploy,
+             "imp_facing": impersonation.answer_facing},
+    defaults={**MODULE.defaults, "imp_redeploy": lambda d: d.options[0], "imp_facing": lambda d: d.options[0]},
+    option_kinds=(*MODULE.option_kinds, "imp_redeploy", "face"),
+)

@@ -190,3 +190,8 @@ NARRATION.update(hd_render.NARRATION)  # Hidden Deployment
 # rolls told their own way (Module.roll_lines): the salt's dice stay secret
 LINES = {"skills:salt": lambda e, state, who: "  the server draws the secret salt of the hidden information "
                                                "(its dice are hidden)"}
+
+# Impersonation (skills/imp_render.py); its deployment roll, hidden from the other side, as a hidden roll
+from skirmish.engine.rules.skills.imp_render import NARRATION as _IMP  # noqa: E402
+
+NARRATION.update(_IMP)

@@ -68,6 +68,8 @@ def facing(state: State, unit: Unit) -> tuple[int, int]:
 
 
 def in_front(state: State, unit: Unit, x: int, y: int) -> bool:
+    if state.imp_states and marker_of(state, unit.id):
+        return True  # "Impersonation Markers have a 360 degree LoF" (skills/impersonation.py)
     fx, fy = facing(state, unit)
     return (x - unit.x) * fx + (y - unit.y) * fy >= 0
 
@@ -142,7 +144,43 @@ OPTIONS = {"attack": _attack_options, "move": _move_options}
 
 
 def options(state: State, f: ReactionFrame) -> list[Option]:
-    return OPTIONS[f.trigger](state, f)
+    opts = OPTIONS[f.trigger](state, f)
+    return _against_marker(state, f, opts) if state.imp_states else opts
+
+
+# -- against an Impersonation marker (skills/impersonation.py, skills/discover.py; issue 15) ---------------
+
+
+def marker_of(state: State, uid: str) -> str | None:
+    """The marker on the table ``uid`` stands behind (or is: a view's shadow), None if none."""
+    if uid in state.imp_states:
+        return uid
+    return next((m for m, u in state.imp_markers.items() if u == uid and m in state.imp_states), None)
+
+
+def barred(state: State, uid: str, marker: str) -> bool:
+    """``uid`` failed to Discover ``marker`` in this Turn (skills/discover.py)."""
+    return (uid, marker, order(state)) in state.imp_barred
+
+
+def _may_discover(state: State, unit: Unit, actor: Unit, marker: str) -> bool:
+    s = state
+    if unit.side == actor.side or not unit.deployed or unit.incapacitated or marker_of(s, unit.id):
+        return False
+    if not registry.allows(s, "can_act", unit) or (s.reacted_in == order(s) and unit.id in s.reacted):
+        return False
+    return not barred(s, unit.id, marker) and geo.line_of_fire(s.board, unit.x, unit.y, actor.x, actor.y)
+
+
+def _against_marker(state: State, f: ReactionFrame, options: list[Option]) -> list[Option]:
+    """"The only AROs available against an Impersonation Marker are Discover, Change Facing and
+    Dodge": those of ``options``, and Discover (``("discover", unit, marker)``)."""
+    marker = marker_of(state, f.actor)
+    if marker is None:
+        return options
+    actor = state.units[f.actor]
+    kept = [o for o in options if o[0] in ("change_facing", "dodge")]
+    return kept + [("discover", u.id, marker) for u in state.units.values() if _may_discover(state, u, actor, marker)]
 
 
 # -- the windows ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from skirmish.engine import board as geo
 from skirmish.engine.rules.registry import Shown
-from skirmish.engine.rules.skills import attributes, hd_render
+from skirmish.engine.rules.skills import attributes, hd_render, imp_render
 from skirmish.engine.rules.skills.metatable import TABLE
 
 
@@ -13,6 +13,9 @@ def unit_flags(u) -> list[str]:
     """"not deployed" until it is placed; its Troop Type, Silhouette, Training, skills and seed 003
     attributes -- for a unit that has skills or is not a Regular LI of S2 (every unit of a game
     without the module is one, and shows nothing more than before)."""
+    marker = imp_render.unit_flags(u)
+    if marker is not None:
+        return marker
     flags = [] if u.deployed else ["not deployed"]
     if u.vehicle:
         flags.append(f"Pilot of {u.vehicle}")
@@ -24,6 +27,9 @@ def unit_flags(u) -> list[str]:
 
 
 def label(option, state, decision, uname) -> str | None:
+    told = imp_render.label(option, state, decision, uname)
+    if told is not None:
+        return told
     match option[0], option[1:]:
         case "deploy", (x, y):
             terrain = geo.TERRAIN_NAMES.get(geo.terrain(state.board, x, y), "") if state.board else ""
@@ -89,7 +95,7 @@ def status(state, side) -> list[str]:
     lines += [f"{name(uid)}: a Wound lost, fights on (V: No Wound Incapacitation)"
               for uid in state.unfazed if not state.units[uid].dead]
     lines += [f"{name(uid)}: MetaChemistry {TABLE[row].name}" for uid, row in state.metachemistry if row]
-    return lines + _lieutenants(state, side, name) + hd_render.status(state, side)
+    return lines + _lieutenants(state, side, name) + hd_render.status(state, side) + imp_render.status(state, side)
 
 
 def _lieutenants(state, side, name) -> list[str]:
@@ -125,5 +131,6 @@ SHOWN = Shown(
             "dodge_move": "the Dodge won: where does the unit move?",
             "terrain": "Multiterrain: which Type of Terrain?",
             "lieutenant": "Private Information: which candidate is your Lieutenant?",
-            **hd_render.TITLES},
+            **hd_render.TITLES, **imp_render.TITLES},
+    carriers=imp_render.CARRIERS,
 )

@@ -30,8 +30,10 @@ ROLL = Hidden("roll")
 
 def hides(state) -> bool:
     """Whether this game hides anything of the skills module (its mission asked for it): a private
-    Lieutenant, units in Hidden Deployment (``hidden_handles``, kept after they are revealed), Camouflage markers."""
-    return bool(state.lt_candidates) or bool(state.hidden_handles) or _camouflaged(state)
+    Lieutenant, units in Hidden Deployment (``hidden_handles``, kept after they are revealed), Camouflage
+    markers, or impersonators (skills/impersonation.py, markers.py)."""
+    return bool(state.lt_candidates) or bool(state.hidden_handles) or _camouflaged(state) or any(
+        s.startswith("impersonation ") for u in state.units.values() for s in u.skills)
 
 
 def _camouflaged(state) -> bool:

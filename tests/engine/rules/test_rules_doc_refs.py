@@ -55,6 +55,9 @@ SHORT = {
     "s_private": f"{RULES_TESTS}/skills/test_skills_private_lt.py",
     "s_hidden": f"{RULES_TESTS}/skills/test_skills_hidden.py",
     "s_camo": f"{RULES_TESTS}/skills/test_skills_camouflage.py",
+    "s_imp": f"{RULES_TESTS}/skills/test_skills_impersonation.py",
+    "s_masq": f"{RULES_TESTS}/skills/test_skills_masquerade.py",
+    "twins": "tests/engine/test_twins.py",
 }
 # `mission::` means the module's own mission tests in its section, the core's elsewhere.
 MISSION = {"Seed 002": f"{RULES_TESTS}/challenges/test_mission_data.py",

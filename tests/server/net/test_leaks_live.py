@@ -35,7 +35,7 @@ class Sendable(random.Random):
         return super().choice(plain or seq)
 
 
-CASES = [("knives", False), ("ridge", True), ("breach", True), ("ambush", False)]
+CASES = [("knives", False), ("ridge", True), ("breach", True), ("ambush", False), ("masquerade", False)]
 
 
 @pytest.mark.parametrize("mission_id, probe", CASES)
