@@ -21,7 +21,7 @@ from skirmish.engine.mission import game_created
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
-from skirmish.engine.rules.skills.hd_parts import HiddenRevealed, MarkerDiscovered
+from skirmish.engine.rules.skills.hd_parts import HiddenRevealed, CamouflageDiscovered
 from skirmish.engine.rules.skills import imp_events as iev
 from skirmish.server import missions
 
@@ -223,7 +223,7 @@ CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
               frames=40),
          Case("ambush: where the hidden unit stands", _ambush(x=0, y=11), b_reveals_a_hidden_unit, frames=40),
          Case("ambush: which unit is behind a Camouflage marker", _ambush("b5", id="b0y", name="Someone Other"),
-              lambda state, e: isinstance(e, MarkerDiscovered) and e.side == "b", frames=40),
+              lambda state, e: isinstance(e, CamouflageDiscovered) and e.side == "b", frames=40),
          Case("masquerade: which unit is behind each marker", _masquerade, a_marker_is_revealed,
               seeds=MASQUERADE_SEEDS[:4])]
 

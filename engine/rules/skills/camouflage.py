@@ -13,7 +13,7 @@ Targeted, but also Discovers him, replacing the Marker with the target's model."
   a forged attack at it is refused with the same ``IllegalOption`` as one at a unit that does not
   exist); no other option names it but Sat-Lock's (``turn_options``: Forward Observer, hacking and
   Create Advantage need a figure).
-- **Discovered by Sat-Lock**: a passed Sat-Lock roll at a marker emits ``MarkerDiscovered`` (public:
+- **Discovered by Sat-Lock**: a passed Sat-Lock roll at a marker emits ``CamouflageDiscovered`` (public:
   the handle, the unit's id and name) before the Targeted state, which then names the model.
 
 What the roster tells: the other side sees the marker's handle, its cell and its profile (Open
@@ -29,7 +29,7 @@ from skirmish.engine.model import State, Unit
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.registry import Secret
 from skirmish.engine.rules.skills import comms
-from skirmish.engine.rules.skills.hd_parts import MarkerDiscovered, marker_handles
+from skirmish.engine.rules.skills.hd_parts import CamouflageDiscovered, marker_handles
 
 SKILL = "camouflage"
 
@@ -62,7 +62,7 @@ def sat_lock_outcome(ctx: Context, f, result) -> None:
     s = ctx.state
     if result.passed and f.about in s.markers:
         u = s.units[f.about]
-        ctx.emit(MarkerDiscovered(side=u.side, handle=f.about, unit=s.markers[f.about], name=u.name, why="sat-lock"))
+        ctx.emit(CamouflageDiscovered(side=u.side, handle=f.about, unit=s.markers[f.about], name=u.name, why="sat-lock"))
         f = msgspec.structs.replace(f, about=ctx.state.markers.get(f.about, u.id))
     comms.OUTCOMES["sat_lock"](ctx, f, result)
 

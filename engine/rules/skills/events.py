@@ -271,7 +271,7 @@ EVENTS = EVENTS + (LieutenantChosen, LieutenantRevealed, SecrecySalted)
 
 # Hidden Deployment (skills/hd_parts.py)
 from skirmish.engine.rules.skills.hd_parts import EVENTS as _HD_EVENTS  # noqa: E402
-from skirmish.engine.rules.skills.hd_parts import HiddenPlaced, HiddenRevealed, MarkerDiscovered, OrderDisrupted  # noqa: E402,F401
+from skirmish.engine.rules.skills.hd_parts import HiddenPlaced, HiddenRevealed, CamouflageDiscovered, OrderDisrupted  # noqa: E402,F401
 
 EVENTS = EVENTS + _HD_EVENTS
 

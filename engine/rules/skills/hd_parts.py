@@ -46,7 +46,7 @@ class OrderDisrupted(Event):
     by: str
 
 
-class MarkerDiscovered(Event):
+class CamouflageDiscovered(Event):
     """``side``'s Camouflage marker ``handle`` is Discovered (``why``: "sat-lock"): the marker is
     replaced with the model, ``unit`` named ``name``, on the same cell (public)."""
 
@@ -65,7 +65,7 @@ class HiddenFrame(Frame, tag="hidden_window"):
     side: str
 
 
-EVENTS = (HiddenPlaced, HiddenRevealed, OrderDisrupted, MarkerDiscovered)
+EVENTS = (HiddenPlaced, HiddenRevealed, OrderDisrupted, CamouflageDiscovered)
 FRAMES = (HiddenFrame,)
 
 
@@ -134,7 +134,7 @@ def _disrupted(s: State, e: OrderDisrupted) -> None:
         raise InvalidEvent(f"no unit {e.unit!r}")
 
 
-def _discovered(s: State, e: MarkerDiscovered) -> None:
+def _discovered(s: State, e: CamouflageDiscovered) -> None:
     u = s.units.get(e.handle)
     if e.handle not in s.markers or u is None or u.side != e.side:
         raise InvalidEvent(f"{e.handle!r} is not a Camouflage marker of side {e.side}")
@@ -145,4 +145,4 @@ def _discovered(s: State, e: MarkerDiscovered) -> None:
     s.units = dict(sorted(s.units.items()))
 
 
-HANDLERS = {HiddenPlaced: _placed, HiddenRevealed: _revealed, OrderDisrupted: _disrupted, MarkerDiscovered: _discovered}
+HANDLERS = {HiddenPlaced: _placed, HiddenRevealed: _revealed, OrderDisrupted: _disrupted, CamouflageDiscovered: _discovered}

@@ -38,9 +38,9 @@ def label(option, state, decision, uname) -> str | None:
             return f"hide {uname(decision.unit)} at ({x},{y})"
         case "stay", () if decision.kind == "reveal":
             return "stay hidden"
-        case "reveal", (uid,):
+        case "reveal", (uid,) if decision.kind == "reveal":
             return "a hidden unit reveals itself" if isinstance(uid, Hidden) else f"{_name(state, uid)} reveals itself (no attack)"
-        case "reveal", (uid, weapon, lethal):
+        case "reveal", (uid, weapon, lethal) if decision.kind == "reveal":
             u = state.hidden.get(uid)
             w = u.weapons[weapon].name if u is not None and 0 <= weapon < len(u.weapons) else weapon
             return f"{_name(state, uid)} reveals itself and shoots at {uname(decision.unit)} with {w}, " \

@@ -14,7 +14,7 @@ from skirmish.engine.errors import IllegalOption
 from skirmish.engine.mission import game_created
 from skirmish.engine.rules.skills import camouflage
 from skirmish.engine.rules.skills import events as sev
-from skirmish.engine.rules.skills.hd_parts import MarkerDiscovered
+from skirmish.engine.rules.skills.hd_parts import CamouflageDiscovered
 from skirmish.engine.view import view, viewed
 from skirmish.server import missions
 
@@ -61,8 +61,8 @@ def test_no_option_names_a_marker_but_sat_lock_and_a_forged_attack_gets_the_erro
 
 def test_a_passed_sat_lock_discovers_the_marker_and_tags_the_model():
     for seed in range(1, 40):
-        g = Game(seed, choose=sat_lock_markers).run(until=lambda g: any(isinstance(e, MarkerDiscovered) for e in g.events))
-        i = next((i for i, e in enumerate(g.events) if isinstance(e, MarkerDiscovered)), None)
+        g = Game(seed, choose=sat_lock_markers).run(until=lambda g: any(isinstance(e, CamouflageDiscovered) for e in g.events))
+        i = next((i for i, e in enumerate(g.events) if isinstance(e, CamouflageDiscovered)), None)
         if i is None:
             continue
         d = g.events[i]
@@ -84,7 +84,7 @@ def test_twins_differing_in_which_unit_is_behind_the_marker_get_identical_frames
     twin = renamed(created, "b5", id="b0y", name="Someone Other")
 
     def discovered(state, e) -> bool:
-        return isinstance(e, MarkerDiscovered) and e.side == "b"
+        return isinstance(e, CamouflageDiscovered) and e.side == "b"
 
     for seed in range(3):
         t = play_twins(created, twin, discovered, seed=seed)
@@ -101,5 +101,5 @@ def test_random_games_with_sat_locks_discover_markers_and_leak_nothing():
     found = 0
     for seed in range(8):
         g = Game(seed, choose=lambda s, p: sat_lock_markers(s, p) if rng.random() < 0.5 else None).run()
-        found += any(isinstance(e, MarkerDiscovered) for e in g.events)
+        found += any(isinstance(e, CamouflageDiscovered) for e in g.events)
     assert found >= 2
