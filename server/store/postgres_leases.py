@@ -1,0 +1,83 @@
+"""Leases on live games in a PostgreSQL store: which node runs each game's actor (several nodes on
+one store, ``skirmish.server.cluster``).
+
+A lease is a row of ``leases`` (``skirmish.server.store.postgres_schema``, version 3): the node,
+a fencing ``epoch`` and ``expires_at``, all timed by PostgreSQL's clock (no node's clock matters).
+
+- ``take``: one atomic statement; a game with no row gets epoch 1, a game whose lease expired (or
+  was released) gets the next epoch. A live lease of another node, or of this node's name from a
+  previous life, is never taken: a restarted node gets games only as any other node does.
+- ``renew``: the owner's heartbeat, for all its games in one statement; only a lease that has not
+  expired yet is renewed (a node paused past its TTL has lost its games, even if nobody took them).
+- ``release``: ``handover`` (another node may take it at once) or ``done`` (the game is over:
+  nobody needs to take it over).
+- ``expired``: the games whose lease expired and that somebody must take over.
+
+Every fenced append (``PostgresStore.fences``) checks, in its transaction, that its epoch is the
+game's current one and unexpired; so a node that lost its lease can never append again.
+"""
+
+from __future__ import annotations
+
+from psycopg import sql
+
+from .postgres import PostgresStore
+
+__all__ = ["Leases"]
+
+TAKE = """
+INSERT INTO leases AS l (game_id, node, epoch, expires_at)
+VALUES (%(game)s, %(node)s, 1, clock_timestamp() + %(ttl)s * interval '1 second')
+ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, epoch = l.epoch + 1, expires_at = excluded.expires_at
+ WHERE l.expires_at < clock_timestamp()
+RETURNING epoch
+"""
+RENEW = """
+UPDATE leases l SET expires_at = clock_timestamp() + %s * interval '1 second'
+  FROM unnest(%s::text[], %s::int8[]) AS h(game_id, epoch)
+ WHERE l.game_id = h.game_id AND l.epoch = h.epoch AND l.node = %s AND l.expires_at > clock_timestamp()
+RETURNING l.game_id
+"""
+RELEASE = """
+UPDATE leases SET expires_at = '-infinity', node = CASE WHEN %s THEN node ELSE '' END
+ WHERE game_id = %s AND epoch = %s
+"""
+EXPIRED = """
+SELECT game_id FROM leases WHERE node <> '' AND expires_at < clock_timestamp() ORDER BY expires_at LIMIT %s
+"""
+OWNER = "SELECT node, epoch, expires_at > clock_timestamp() FROM leases WHERE game_id = %s"
+
+
+class Leases:
+    """The leases of node ``node`` (TTL ``ttl`` seconds) in ``store``'s schema."""
+
+    def __init__(self, store: PostgresStore, node: str, ttl: float) -> None:
+        self.store, self.node, self.ttl = store, node, float(ttl)
+
+    async def _run(self, query: str, params) -> list[tuple]:
+        async with self.store.pool.connection() as conn:
+            cur = await conn.execute(sql.SQL(query), params)  # (the pool's search_path is the store's schema)
+            return await cur.fetchall() if cur.description else []
+
+    async def take(self, game_id: str) -> int | None:
+        """The game's lease for this node: its new epoch, or None if another lease of it is live."""
+        rows = await self._run(TAKE, {"game": game_id, "node": self.node, "ttl": self.ttl})
+        return rows[0][0] if rows else None
+
+    async def renew(self, held: dict[str, int]) -> set[str]:
+        """Renew the leases ``held`` (game -> epoch); the games whose lease this node still holds."""
+        if not held:
+            return set()
+        rows = await self._run(RENEW, (self.ttl, list(held), list(held.values()), self.node))
+        return {row[0] for row in rows}
+
+    async def release(self, game_id: str, epoch: int, *, handover: bool) -> None:
+        await self._run(RELEASE, (handover, game_id, epoch))
+
+    async def expired(self, limit: int = 100) -> list[str]:
+        return [row[0] for row in await self._run(EXPIRED, (limit,))]
+
+    async def owner(self, game_id: str) -> tuple[str, int, bool] | None:
+        """(node, epoch, live) of the game's lease; None if it never had one."""
+        rows = await self._run(OWNER, (game_id,))
+        return tuple(rows[0]) if rows else None
