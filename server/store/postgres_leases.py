@@ -27,7 +27,8 @@ __all__ = ["Leases"]
 
 TAKE = """
 INSERT INTO leases AS l (game_id, node, epoch, expires_at)
-VALUES (%(game)s, %(node)s, 1, clock_timestamp() + %(ttl)s * interval '1 second')
+SELECT %(game)s, %(node)s, 1, clock_timestamp() + %(ttl)s * interval '1 second'
+ WHERE EXISTS (SELECT 1 FROM games WHERE game_id = %(game)s)
 ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, epoch = l.epoch + 1, expires_at = excluded.expires_at
  WHERE l.expires_at < clock_timestamp()
 RETURNING epoch
