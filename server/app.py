@@ -189,6 +189,13 @@ class App:
     async def _shutdown(self) -> None:
         c = self.config
         self.closing = True
+        if self.node is not None:
+            try:
+                async with asyncio.timeout(c.shutdown_timeout):
+                    await self.node.hand_over()  # each owned game's queued jobs, then its lease to another node
+            except TimeoutError:
+                self.log.error("server.shutdown_timeout", what="handing games over")
+        # (several nodes: until the games are handed over, commands still run, forwarded to the new owner)
         for conn in list(self.connections):
             conn.session.shutting_down = True  # requests from now on: ``server.shutting_down``
         self.log.info("server.stopping", connections=len(self.connections))
@@ -197,12 +204,6 @@ class App:
         await self.house.close()
         if self._server is not None:
             self._server.server.close()  # stop accepting; open connections carry on for now
-        if self.node is not None:
-            try:
-                async with asyncio.timeout(c.shutdown_timeout):
-                    await self.node.hand_over()  # each owned game's queued jobs, then its lease to another node
-            except TimeoutError:
-                self.log.error("server.shutdown_timeout", what="handing games over")
         if self.lobby is not None:
             try:
                 async with asyncio.timeout(c.shutdown_timeout):

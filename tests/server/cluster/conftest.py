@@ -19,8 +19,8 @@ import pytest
 from skirmish.engine.verify import LoggedEvent, verify_log
 from skirmish.server.store.postgres import PostgresStore
 
-from ..net.helpers import ServerProcess
-from ..store.pg import drop_schema, new_schema, require_postgres, store_url
+from tests.server.net.helpers import ServerProcess
+from tests.server.store.pg import drop_schema, new_schema, require_postgres, store_url
 
 NATS = os.environ.get("SKIRMISH_TEST_NATS") or "nats://127.0.0.1:4222"
 HOW = ("cluster tests skipped: they need a NATS server at 127.0.0.1:4222 (or SKIRMISH_TEST_NATS), e.g. "
