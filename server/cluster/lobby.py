@@ -89,6 +89,9 @@ class ClusterLobby(Lobby):
         if reply is None:
             await self.node.take_over(game_id)
             return False
+        if reply.get("over"):
+            await actor.call(actor.sync)  # over: this node's replica runs it (the engine refuses it, or
+            return False  # its command id finds the first try's ack)
         if "error" in reply:
             raise ProtocolError(reply["error"], reply.get("message", ""))
         await actor.wait_seq(reply["seq"])

@@ -290,14 +290,16 @@ class Node:
 
     async def forward(self, game_id: str, request: dict) -> dict | None:
         """Run ``request`` on the game's owner; its reply. None: nobody owned the game, and this node
-        took the lease (run the request here)."""
+        took the lease (run the request here); ``{"over": True}``: the game ended (nobody owns it).
+        A dead owner's subscription is gone at once (no responders); a paused or cut off one is
+        waited for (``2 * lease_ttl``, at least 5 s) before its lease is looked at."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 3 * self.ttl + 5
         subject = f"{self.prefix}.cmd.{subject_token(game_id)}"
         data = msgspec.msgpack.encode(request)
         while True:
             try:
-                msg = await self.nc.request(subject, data, timeout=self.ttl)
+                msg = await self.nc.request(subject, data, timeout=max(2 * self.ttl, 5.0))
                 reply = msgspec.msgpack.decode(msg.data)
                 if not reply.get("moved"):
                     return reply
@@ -305,6 +307,9 @@ class Node:
                 pass
             if await self.claim(game_id) is not None:
                 return None
+            lease = await self.leases.owner(game_id)
+            if lease is not None and lease[0] == "":
+                return {"over": True}  # the game ended meanwhile: the store has it all
             if loop.time() > deadline:
                 raise ProtocolError("server.unavailable", f"the node running game {game_id} does not answer; "
                                                           "try again")

@@ -5,7 +5,7 @@ A lease is a row of ``leases`` (``skirmish.server.store.postgres_schema``, versi
 a fencing ``epoch`` and ``expires_at``, all timed by PostgreSQL's clock (no node's clock matters).
 
 - ``take``: one atomic statement; a game with no row gets epoch 1, a game whose lease expired (or
-  was released) gets the next epoch. A live lease of another node, or of this node's name from a
+  was handed over) gets the next epoch; a game released as over is nobody's to take. A live lease of another node, or of this node's name from a
   previous life, is never taken: a restarted node gets games only as any other node does.
 - ``renew``: the owner's heartbeat, for all its games in one statement; only a lease that has not
   expired yet is renewed (a node paused past its TTL has lost its games, even if nobody took them).
@@ -30,7 +30,7 @@ INSERT INTO leases AS l (game_id, node, epoch, expires_at)
 SELECT %(game)s, %(node)s, 1, clock_timestamp() + %(ttl)s * interval '1 second'
  WHERE EXISTS (SELECT 1 FROM games WHERE game_id = %(game)s)
 ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, epoch = l.epoch + 1, expires_at = excluded.expires_at
- WHERE l.expires_at < clock_timestamp()
+ WHERE l.expires_at < clock_timestamp() AND l.node <> ''
 RETURNING epoch
 """
 RENEW = """

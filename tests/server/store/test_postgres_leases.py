@@ -81,6 +81,7 @@ async def test_released_leases_move_on_and_epochs_never_repeat(two) -> None:
     await la.release("g", 1, handover=True)  # SIGTERM: handed over, to be taken at once
     await la.release("h", 1, handover=False)  # over: nobody needs it
     assert await lb.expired() == ["g"]
+    assert await lb.take("h") is None  # over: nobody takes it
     assert await lb.take("g") == 2
     assert await la.renew({"g": 1}) == set()  # the old epoch is not renewed
     assert await la.owner("g") == ("n2", 2, True)
