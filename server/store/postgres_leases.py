@@ -9,6 +9,8 @@ a fencing ``epoch`` and ``expires_at``, all timed by PostgreSQL's clock (no node
   previous life, is never taken: a restarted node gets games only as any other node does.
 - ``renew``: the owner's heartbeat, for all its games in one statement; only a lease that has not
   expired yet is renewed (a node paused past its TTL has lost its games, even if nobody took them).
+  It skips the rows that appends in flight hold (``FOR SHARE``, see ``postgres_writer``) and tries
+  them again, rather than wait: waiting would let a renewal and a batch of appends deadlock.
 - ``release``: ``handover`` (another node may take it at once) or ``done`` (the game is over:
   nobody needs to take it over).
 - ``expired``: the games whose lease expired and that somebody must take over.
@@ -18,6 +20,8 @@ game's current one and unexpired; so a node that lost its lease can never append
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from psycopg import sql
 
@@ -33,11 +37,21 @@ ON CONFLICT (game_id) DO UPDATE SET node = excluded.node, epoch = l.epoch + 1, e
  WHERE l.expires_at < clock_timestamp() AND l.node <> ''
 RETURNING epoch
 """
+# (rows an append holds FOR SHARE are skipped, never waited for: a renewal waiting on appends that
+# wait on it would deadlock; ``renew`` tries the skipped ones again)
 RENEW = """
 UPDATE leases l SET expires_at = clock_timestamp() + %s * interval '1 second'
-  FROM unnest(%s::text[], %s::int8[]) AS h(game_id, epoch)
- WHERE l.game_id = h.game_id AND l.epoch = h.epoch AND l.node = %s AND l.expires_at > clock_timestamp()
+ WHERE l.game_id IN (
+       SELECT k.game_id FROM leases k JOIN unnest(%s::text[], %s::int8[]) AS h(game_id, epoch)
+           ON k.game_id = h.game_id AND k.epoch = h.epoch
+        WHERE k.node = %s AND k.expires_at > clock_timestamp()
+          FOR NO KEY UPDATE OF k SKIP LOCKED)
 RETURNING l.game_id
+"""
+STILL = """
+SELECT k.game_id FROM leases k JOIN unnest(%s::text[], %s::int8[]) AS h(game_id, epoch)
+    ON k.game_id = h.game_id AND k.epoch = h.epoch
+ WHERE k.node = %s AND k.expires_at > clock_timestamp()
 """
 RELEASE = """
 UPDATE leases SET expires_at = '-infinity', node = CASE WHEN %s THEN node ELSE '' END
@@ -65,12 +79,26 @@ class Leases:
         rows = await self._run(TAKE, {"game": game_id, "node": self.node, "ttl": self.ttl})
         return rows[0][0] if rows else None
 
-    async def renew(self, held: dict[str, int]) -> set[str]:
-        """Renew the leases ``held`` (game -> epoch); the games whose lease this node still holds."""
-        if not held:
-            return set()
-        rows = await self._run(RENEW, (self.ttl, list(held), list(held.values()), self.node))
-        return {row[0] for row in rows}
+    async def renew(self, held: dict[str, int], tries: int = 5) -> set[str]:
+        """Renew the leases ``held`` (game -> epoch); the games whose lease this node still holds.
+        A lease that an append in flight holds a moment is tried again (``tries`` times); one still
+        busy then but live is counted as held (the next renewal renews it)."""
+        renewed: set[str] = set()
+        left = dict(held)
+        for attempt in range(tries):
+            if not left:
+                break
+            got = {row[0] for row in await self._run(RENEW, (self.ttl, list(left), list(left.values()), self.node))}
+            renewed |= got
+            left = {g: e for g, e in left.items() if g not in got}
+            if left:
+                still = {row[0] for row in await self._run(STILL, (list(left), list(left.values()), self.node))}
+                left = {g: e for g, e in left.items() if g in still}  # the others are lost
+                if attempt == tries - 1:
+                    renewed |= set(left)
+                else:
+                    await asyncio.sleep(0.01)
+        return renewed
 
     async def release(self, game_id: str, epoch: int, *, handover: bool) -> None:
         await self._run(RELEASE, (handover, game_id, epoch))

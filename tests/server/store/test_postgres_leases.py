@@ -87,3 +87,18 @@ async def test_released_leases_move_on_and_epochs_never_repeat(two) -> None:
     assert await la.owner("g") == ("n2", 2, True)
     # a restarted node under the same name gets no live lease back: it waits for expiry like anyone
     assert await Leases(a, "n2", ttl=30).take("g") is None
+
+
+async def test_a_renewal_never_waits_for_an_append_holding_the_lease(two, schema) -> None:
+    import psycopg
+
+    a, _ = two
+    await a.create_game("g")
+    await a.create_game("h")
+    leases = Leases(a, "n1", ttl=30)
+    held = {"g": await leases.take("g"), "h": await leases.take("h")}
+    async with await psycopg.AsyncConnection.connect(schema[0]) as conn:  # an append in flight on g
+        await conn.execute(f'SELECT 1 FROM "{schema[1]}".leases WHERE game_id = %s FOR SHARE', ("g",))
+        assert await asyncio.wait_for(leases.renew(held, tries=2), 5) == {"g", "h"}  # g: busy, still ours
+        await conn.rollback()
+    assert await leases.renew(held) == {"g", "h"}
