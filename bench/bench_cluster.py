@@ -102,6 +102,7 @@ def part_load(args, tmp: Path) -> None:
         print(f"  {nodes} node{'s' if nodes > 1 else ' '}  {r['rate']:8.1f} commands/s   ack p50 {percentile(v, 50):6.2f} ms  "
               f"p99 {percentile(v, 99):7.2f} ms   nodes' CPU {r['server_cpu'] * 100:.0f}%  load generator "
               f"{r['client_cpu'] * 100:.0f}%  everything else {r['other_cpu'] * 100:.0f}%  errors {dict(r.get('errors', {}))}")
+        print(f"           nodes' CPU per command {r['server_cpu'] * 1000 / max(r['rate'], 1e-9):.3f} ms")
     print(f"  ratio two nodes / one: {results[2]['rate'] / results[1]['rate']:.2f}")
 
 
