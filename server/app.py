@@ -170,7 +170,10 @@ class App:
         return self
 
     async def _resume_house_bots(self) -> None:
-        """The hosted bots of the games a restart interrupted play on (``HouseBots.resume_all``)."""
+        """The hosted bots of the games a restart interrupted play on (``HouseBots.resume_all``).
+        Not on one node of several: it cannot tell which node's bots stopped (docs/store.md)."""
+        if self.node is not None:
+            return
         try:
             n = await self.house.resume_all(self.lobby)
         except Exception as exc:  # noqa: BLE001 - a courtesy to the games: the server runs all the same

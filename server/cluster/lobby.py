@@ -52,6 +52,13 @@ class ClusterLobby(Lobby):
         return actor, seat
 
     async def handle(self, conn, request, received: float = 0.0) -> None:
+        if isinstance(request, (m.Resume, m.Spectate)):
+            # a client resuming here what it saw on another node: this node's replica may lag
+            # the owner by the events in flight; it catches up from the store first
+            seen = request.last_seq if isinstance(request, m.Resume) else request.after_seq
+            actor = await self.get(request.game_id)
+            if not actor.owner and seen > actor.state.seq:
+                await actor.call(actor.sync)
         if not isinstance(request, FORWARDED):
             return await super().handle(conn, request, received)
         for _ in range(4):

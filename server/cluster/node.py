@@ -255,7 +255,9 @@ class Node:
         """Take the game's lease if it is free and run its actor here as the owner."""
         actor = self.lobby.actors.get(game_id)
         if actor is None or actor.closing:
-            actor = await self.lobby.get(game_id)  # loading claims the lease when it is free
+            if await self.claim(game_id) is None:  # (no replica for a game nobody here follows)
+                return False
+            actor = await self.lobby.get(game_id)  # loaded as the owner: the lease is held
             return actor.owner
         if actor.owner:
             return True
