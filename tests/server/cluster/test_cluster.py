@@ -252,3 +252,34 @@ async def _leases(cluster) -> dict[str, tuple[str, int, bool]]:
         async with s.pool.connection() as conn:
             cur = await conn.execute("SELECT game_id, node, epoch, expires_at > clock_timestamp() FROM leases")
             return {row[0]: tuple(row[1:]) for row in await cur.fetchall()}
+
+
+async def test_the_lobby_is_the_same_from_every_node_and_a_seat_is_taken_through_any(cluster):
+    await cluster.start(("n1", "n2"))
+    n1, n2 = cluster.node("n1"), cluster.node("n2")
+    c1, c2 = await RawClient.open(n1.url, name="c1"), await RawClient.open(n2.url, name="c2")
+    opened = await c1.call(m.CreateGame(mission="ridge", seat="a"))  # open: waits for its second player
+    a, b, live, _ = await seated_pair(n2.url)  # live, owned by n2
+
+    async def lobby(c, status=""):
+        reply = await c.call(m.ListGames(status=status))
+        return sorted((g.game_id, tuple(g.seats), g.started, g.over) for g in reply.games)
+
+    assert await lobby(c1) == await lobby(c2) and len(await lobby(c1)) == 2
+    assert [g[0] for g in await lobby(c2, "open")] == [opened.game_id]
+    # n2 seats a player in n1's game: the join is forwarded to the owner, n2's replica seats it
+    joined = await c2.call(m.Join(game_id=opened.game_id, seat="any"))
+    assert isinstance(joined, m.Seated) and joined.seat == "b", joined
+    assert (await cluster.owners())[opened.game_id] == "n1"
+    assert await until(lambda: _same_started(lobby, c1, c2, opened.game_id), what="the same lobby")
+    assert await lobby(c1, "open") == [] == await lobby(c2, "open")
+    rng = random.Random(11)
+    await asyncio.gather(play(c1, opened.game_id, "a", rng=rng), play(c2, opened.game_id, "b", rng=rng),
+                         play(a, live.game_id, "a", rng=rng), play(b, live.game_id, "b", rng=rng))
+    assert await lobby(c1, "finished") == await lobby(c2, "finished") and len(await lobby(c2, "finished")) == 2
+    await cluster.verify([opened.game_id, live.game_id])
+
+
+async def _same_started(lobby, c1, c2, game_id):
+    one, two = await lobby(c1), await lobby(c2)
+    return one == two and any(g[0] == game_id and g[2] for g in one)
