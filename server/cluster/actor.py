@@ -13,7 +13,7 @@ owner's.
 reloads the game (dice, seeds, time-outs counted so far) and starts the clock of what is pending
 (a fresh move time for the decision in hand). ``demote`` is the reverse (the lease is lost or
 handed over): as a job, so that commands already queued try their append first (and are refused
-by the store's fencing if the lease moved).
+by the store's fencing if the lease moved: the node's appends keep carrying its last epoch).
 """
 
 from __future__ import annotations
@@ -163,10 +163,11 @@ class ClusterActor(GameActor):
         self._demote()
 
     def _demote(self) -> None:
+        # (the store keeps this node's old epoch for the game: an append that still comes, from a
+        # job queued before, goes to the database and is refused there, LeaseLost with that epoch)
         if self.owner:
             self.owner = False
             self._cancel_timer()
             if self._expiry is not None:
                 self._expiry.cancel()
                 self._expiry = None
-        self.node.drop_fence(self.game_id)

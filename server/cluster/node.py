@@ -92,7 +92,7 @@ class Node:
         self.prefix = f"skirmish.{store.schema}"
         self.leases = Leases(store, self.name, self.ttl)
         self.held: dict[str, int] = {}  # the leases this node renews: game -> epoch
-        self.fences: dict[str, int] = {}  # the epochs its appends carry (dropped by an actor's demote)
+        self.fences: dict[str, int] = {}  # the epochs its appends carry (the last one, also once lost)
         store.fences = self.fences
         self._cmd_subs: dict[str, object] = {}
         self._out: asyncio.Queue = asyncio.Queue()
@@ -180,6 +180,7 @@ class Node:
     def finished(self, game_id: str) -> None:
         """The game is over: its lease is released for good (nobody takes it over)."""
         epoch = self.held.pop(game_id, None)
+        self.fences.pop(game_id, None)  # (nothing is appended to a game that is over)
         if epoch is not None:
             self._spawn(self._release_done(game_id, epoch))
 
@@ -195,9 +196,6 @@ class Node:
         self.metrics.appends_fenced.inc()
         self.held.pop(game_id, None)
         self._spawn(self._unsubscribe(game_id))
-
-    def drop_fence(self, game_id: str) -> None:
-        self.fences.pop(game_id, None)
 
     def _lost(self, game_id: str) -> None:
         """The renewal failed: the game's actor becomes a replica, after the jobs queued before."""
