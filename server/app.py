@@ -25,7 +25,8 @@ carrying the message's ``id``, and the connection stays usable, except:
 
 Shutdown (``App.shutdown``, on SIGTERM/SIGINT for ``skirmish serve``): stop accepting
 connections, let the commands already queued commit and fan out, tell each connection and
-close it with 1001, close the store.
+close it with 1001, close the store. One node of several (``--nats``, ``skirmish.server.cluster``)
+first hands its games over (each one's queued jobs, then its lease released for another node).
 """
 
 from __future__ import annotations
