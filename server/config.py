@@ -96,6 +96,9 @@ class ServerConfig:
                      "hello_timeout", "idle_timeout", "connections_per_address", "games_per_minute"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
+        if self.nats and not self.db.startswith(("postgresql://", "postgres://")):
+            raise ValueError("several nodes (--nats/SKIRMISH_NATS) share one PostgreSQL store: "
+                             "give --db/SKIRMISH_DB postgresql://...")
         if self.lease_ttl <= 0:
             raise ValueError(f"lease_ttl must be > 0, not {self.lease_ttl}")
         if self.open_game_ttl < 0:

@@ -106,12 +106,20 @@ class Node:
 
     async def start(self, lobby) -> None:
         self.lobby = lobby
-        self.nc = await nats.connect(self.config.nats, name=f"skirmish:{self.name}", connect_timeout=5,
-                                     max_reconnect_attempts=-1, reconnect_time_wait=0.5)
+        try:
+            # (reconnects forever once connected; the first connection has 10 s)
+            self.nc = await asyncio.wait_for(nats.connect(
+                self.config.nats, name=f"skirmish:{self.name}", connect_timeout=5, allow_reconnect=True,
+                max_reconnect_attempts=-1, reconnect_time_wait=0.5, error_cb=self._nats_error), 10)
+        except Exception as exc:  # noqa: BLE001 - (nats-py raises several kinds): said, not a traceback
+            raise StoreError(f"cannot reach NATS at {self.config.nats}: {type(exc).__name__}: {exc}") from None
         await self.nc.subscribe(f"{self.prefix}.ev", cb=self._on_events)
         for loop in (self._publisher, self._renewer, self._taker):
             self._tasks.append(asyncio.create_task(loop(), name=f"cluster-{loop.__name__}"))
         self.log.info("cluster.joined", nats=self.config.nats, lease_ttl=self.ttl, prefix=self.prefix)
+
+    async def _nats_error(self, exc: Exception) -> None:
+        self.log.warning("nats.error", problem=f"{type(exc).__name__}: {exc}")
 
     async def check(self) -> None:
         """/readyz: NATS answers a round trip."""
