@@ -140,8 +140,8 @@ class Base:
         self.running = True
         self.errors: Counter[str] = Counter()
 
-    async def connect(self):
-        return await connect(self.url, subprotocols=[self.subprotocol], compression=self.compression,
+    async def connect(self, url: str | None = None):
+        return await connect(url or self.url, subprotocols=[self.subprotocol], compression=self.compression,
                              ping_interval=None, max_size=2**24, open_timeout=120, close_timeout=5,
                              proxy=None)
 
@@ -263,7 +263,9 @@ class Game:
         return await asyncio.wait_for(fut, timeout)
 
     async def open(self, name: str) -> Conn:
-        c = Conn(await self.load.connect())
+        urls = self.load.url.split(",")  # several nodes: each connection to one of them, at random
+        url = urls[random.Random(self.number * 2 + len(self.conns)).randrange(len(urls))]
+        c = Conn(await self.load.connect(url))
         self.conns.append(c)
         c.reader = asyncio.create_task(self.read(c))
         hello = {"type": "hello", "protocol": 1, "client": name}
@@ -569,7 +571,8 @@ class GameLoad(Base):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=["echo", "games"])
-    ap.add_argument("--url", required=True)
+    ap.add_argument("--url", required=True, help="the server; games: several nodes' URLs, comma-separated "
+                    "(each connection goes to one of them at random)")
     ap.add_argument("--codec", choices=["msgpack", "json"], default="msgpack")
     ap.add_argument("--compression", choices=["deflate", "none"], default="deflate",
                     help="what the clients offer (default: permessage-deflate, websockets' default)")

@@ -49,6 +49,7 @@ Exceptions (all ``ClientError``): ``ClientError`` (the server's ``error`` reply:
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 import uuid
@@ -62,6 +63,11 @@ from skirmish.client.session import DecisionUpdate, EventUpdate, GameOverUpdate,
 from skirmish.client.transport import Lost, Transport
 from skirmish.engine.model import Decision, Option, State
 from skirmish.protocol import messages as m
+
+# refusals a command is sent again after (with its command id: never acted on twice): a node
+# shutting down (it hands its games to another node, and the client reconnects), or a game moving
+# between nodes (docs/store.md, "Several nodes")
+RETRIED = ("server.shutting_down", "server.unavailable")
 
 __all__ = ["Client", "ClientError", "ConnectFailed", "ConnectionLost", "DecisionUpdate", "EventUpdate",
            "GameOverUpdate", "GameView", "Seat", "Update", "connect", "new_client_seed"]
@@ -214,6 +220,13 @@ class Client(Transport):
                 seq = self.session.answered(game_id, decision, tuple(option)) if retried else None
                 if exc.code == "game.stale_decision" and seq:
                     return seq  # our first try went through before the connection dropped
+                if exc.code in RETRIED and self.auto_reconnect and not self._closed:
+                    # the node is handing its games over, or the game is moving between nodes:
+                    # the same command again shortly (on the node the client reconnects to)
+                    await asyncio.sleep(0.2)
+                    await self.wait_connected()
+                    retried = True
+                    continue
                 raise
     # -- games ---------------------------------------------------------------------------------------
 

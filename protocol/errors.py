@@ -48,6 +48,8 @@ CODES: dict[str, str] = {
     "game.error": "the game refused the command",
     "server.shutting_down": "the server is shutting down; reconnect and resume later",
     "server.internal": "the server failed; the game is unchanged",
+    "server.unavailable": "the game is moving between server nodes (its node stopped answering); nothing was done: "
+                          "send the same request again shortly",
     "replay.too_large": "the replay file sent with replay_frames is larger than the server replays",
     "replay.bad_file": "the replay file sent with replay_frames is not one, or does not verify (the message "
                        "names the first bad event)",

@@ -25,7 +25,8 @@ carrying the message's ``id``, and the connection stays usable, except:
 
 Shutdown (``App.shutdown``, on SIGTERM/SIGINT for ``skirmish serve``): stop accepting
 connections, let the commands already queued commit and fan out, tell each connection and
-close it with 1001, close the store.
+close it with 1001, close the store. One node of several (``--nats``, ``skirmish.server.cluster``)
+first hands its games over (each one's queued jobs, then its lease released for another node).
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ class App:
         # /metrics, /healthz, /readyz (skirmish.server.metrics): this server's own registry
         self.metrics = ServerMetrics(self._gauges)
         self.metrics.ready_checks["store"] = lambda: check_store(self.store)
+        self.node = None  # one node of several (--nats): skirmish.server.cluster.node.Node
 
     @property
     def url(self) -> str:
@@ -135,8 +137,18 @@ class App:
         c = self.config
         if self.store is None:
             self.store = await open_configured_store(c)
-        self.lobby = Lobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log,
-                           admit_creation=self._take_creation)
+        if c.nats:  # one node of several (skirmish.server.cluster)
+            from skirmish.server.cluster.lobby import ClusterLobby
+            from skirmish.server.cluster.node import Node
+
+            self.node = Node(c, self.store, self.log, self.metrics)
+            self.lobby = ClusterLobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log, self.node,
+                                      admit_creation=self._take_creation)
+            await self.node.start(self.lobby)
+            self.metrics.ready_checks["nats"] = self.node.check
+        else:
+            self.lobby = Lobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log,
+                               admit_creation=self._take_creation)
         self.lobby.start()
         self._server = await serve(
             self._handle, c.host, c.port,
@@ -159,7 +171,10 @@ class App:
         return self
 
     async def _resume_house_bots(self) -> None:
-        """The hosted bots of the games a restart interrupted play on (``HouseBots.resume_all``)."""
+        """The hosted bots of the games a restart interrupted play on (``HouseBots.resume_all``).
+        Not on one node of several: it cannot tell which node's bots stopped (docs/store.md)."""
+        if self.node is not None:
+            return
         try:
             n = await self.house.resume_all(self.lobby)
         except Exception as exc:  # noqa: BLE001 - a courtesy to the games: the server runs all the same
@@ -178,6 +193,13 @@ class App:
     async def _shutdown(self) -> None:
         c = self.config
         self.closing = True
+        if self.node is not None:
+            try:
+                async with asyncio.timeout(c.shutdown_timeout):
+                    await self.node.hand_over()  # each owned game's queued jobs, then its lease to another node
+            except TimeoutError:
+                self.log.error("server.shutdown_timeout", what="handing games over")
+        # (several nodes: until the games are handed over, commands still run, forwarded to the new owner)
         for conn in list(self.connections):
             conn.session.shutting_down = True  # requests from now on: ``server.shutting_down``
         self.log.info("server.stopping", connections=len(self.connections))
@@ -203,6 +225,8 @@ class App:
                     await self._server.wait_closed()
             except TimeoutError:
                 self.log.error("server.shutdown_timeout", what="connections")
+        if self.node is not None:
+            await self.node.close()
         if self._owns_store and self.store is not None:
             await self.store.close()
         self.log.info("server.stopped")
@@ -325,6 +349,7 @@ class App:
 
     def _gauges(self) -> dict[str, tuple[str, float]]:
         actors = list(self.lobby.actors.values()) if self.lobby is not None else []
+        actors = [a for a in actors if getattr(a, "owner", True)]  # (several nodes: not the replicas)
         live = sum(1 for a in actors if a.state.started and a.state.outcome is None)
         return {"skirmish_connections": ("WebSocket connections open", len(self.connections)),
                 "skirmish_games_owned": ("Games whose actor runs on this node", len(actors)),

@@ -337,7 +337,7 @@ async def cmd_serve(args) -> int:
             store_writer=args.store_writer, open_game_ttl=args.open_game_ttl, hello_timeout=args.hello_timeout,
             idle_timeout=args.idle_timeout, connections_per_address=args.connections_per_address, games_per_minute=args.games_per_minute,
             games_burst=args.games_burst, list_limit=args.list_limit, house_bots=args.house_bots,
-            tournaments=args.tournaments)
+            tournaments=args.tournaments, nats=args.nats, node=args.node, lease_ttl=args.lease_ttl)
         parse_names(config.house_bots)
         configure_logging(config.log_level)
     except (TypeError, ValueError) as exc:

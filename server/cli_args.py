@@ -252,6 +252,14 @@ def add_serve(sub) -> argparse.ArgumentParser:
     p.add_argument("--tournaments", default=None, metavar="DIRS",
                    help="tournament output folders (skirmish tournament --out), comma-separated: the web client "
                         "lists them and serves their report.html")
+    p.add_argument("--nats", default=None, metavar="URL",
+                   help="run as one node of several on one PostgreSQL store (--db postgresql://...), linked by "
+                        "the NATS server at URL, e.g. nats://127.0.0.1:4222 (default: one node, no NATS)")
+    p.add_argument("--node", default=None, metavar="NAME",
+                   help="this node's name among several (default: HOSTNAME-PID)")
+    p.add_argument("--lease-ttl", type=float, default=None, metavar="S",
+                   help="seconds a node's lease on a game lasts unrenewed; a dead node's games are taken over "
+                        "after it (default: 3)")
     return p
 
 

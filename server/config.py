@@ -81,6 +81,9 @@ class ServerConfig:
     open_game_ttl: float = 3600.0  # seconds after which a game nobody joined expires (0: never)
     house_bots: str = ""  # bots the server hosts for the web client, e.g. "random,greedy,mcts" (server/housebots.py)
     tournaments: str = ""  # tournament output folders (comma-separated) whose report.html the web client lists
+    nats: str = ""  # several nodes on one PostgreSQL store: the NATS server linking them, e.g. nats://127.0.0.1:4222 ("": one node)
+    node: str = ""  # this node's name among them ("": HOSTNAME-PID)
+    lease_ttl: float = 3.0  # seconds a node's lease on a game lasts unrenewed (renewed every third of it)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -93,6 +96,11 @@ class ServerConfig:
                      "hello_timeout", "idle_timeout", "connections_per_address", "games_per_minute"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
+        if self.nats and not self.db.startswith(("postgresql://", "postgres://")):
+            raise ValueError("several nodes (--nats/SKIRMISH_NATS) share one PostgreSQL store: "
+                             "give --db/SKIRMISH_DB postgresql://...")
+        if self.lease_ttl <= 0:
+            raise ValueError(f"lease_ttl must be > 0, not {self.lease_ttl}")
         if self.open_game_ttl < 0:
             raise ValueError(f"open_game_ttl must be >= 0, not {self.open_game_ttl}")
         if self.move_ms + self.reserve_ms <= 0:

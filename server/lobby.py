@@ -155,8 +155,11 @@ class Lobby:
         c = self.config
         return GameClock(move_ms=c.move_ms, reserve_ms=c.reserve_ms, max_timeouts=c.max_timeouts)
 
+    def _new_actor(self, game: LiveGame, **kw) -> GameActor:
+        return GameActor(game, clock=self._clock(), log=self.log, on_retire=self._retired, **kw)
+
     def _spawn(self, game: LiveGame, **kw) -> GameActor:
-        actor = GameActor(game, clock=self._clock(), log=self.log, on_retire=self._retired, **kw)
+        actor = self._new_actor(game, **kw)
         self.actors[game.game_id] = actor
         self._summaries.pop(game.game_id, None)
         return actor

@@ -19,7 +19,8 @@ Metrics (``docs/operations`` in ``deploy/README.md`` says what to alert on):
 - ``skirmish_ready``: 1 if ``/readyz`` would answer 200, else 0 (checked at each scrape, so that
   Prometheus alerts on readiness without probing ``/readyz`` itself).
 - ``skirmish_leases_taken_over_total``: games this node took over from another node whose lease
-  lapsed (multi-node; 0 on one node).
+  lapsed (multi-node; 0 on one node); ``skirmish_appends_fenced_total``: appends of this node the
+  store refused because its lease had expired or moved (a node paused or cut off past its lease).
 - ``process_*``: the process's CPU, memory and file descriptors (prometheus-client's
   ``ProcessCollector``, Linux only).
 
@@ -84,6 +85,8 @@ class ServerMetrics:
         self.errors = Counter("skirmish_errors", "Error messages sent to clients, by code", ["code"], registry=r)
         self.leases_taken_over = Counter("skirmish_leases_taken_over", "Games this node took over from a node "
                                          "whose lease lapsed", registry=r)
+        self.appends_fenced = Counter("skirmish_appends_fenced", "Appends of this node the store refused because "
+                                      "its lease on the game had expired or moved (several nodes)", registry=r)
         self.ready = Gauge("skirmish_ready", "1 if /readyz answers 200 (checked at each scrape)", registry=r)
         r.register(_Gauges(sample))
         ProcessCollector(registry=r)

@@ -64,6 +64,19 @@ class StoreError(Exception):
     """Base of every error an event store raises on purpose (backend errors are wrapped in it)."""
 
 
+class LeaseLost(StoreError):
+    """An append of a node that does not hold the game's lease (several nodes on one PostgreSQL
+    store, ``skirmish.server.cluster``): its fencing epoch is not the game's current one, or the
+    lease expired, or the node never held it. Nothing was written."""
+
+    def __init__(self, game_id: str, epoch: int | None) -> None:
+        held = "no lease" if epoch is None else f"lease epoch {epoch}"
+        super().__init__(f"game {game_id!r}: this node's {held} is not the game's live lease; "
+                         "another node owns the game now (nothing was written)")
+        self.game_id = game_id
+        self.epoch = epoch
+
+
 class ConcurrencyError(StoreError):
     """An append named an ``expected_seq`` that is not the game's last seq; nothing was written."""
 

@@ -40,6 +40,7 @@ from .base import (
     CreateResult,
     EventStore,
     GameInfo,
+    LeaseLost,
     StoreClosed,
     StoredEvent,
     StoreError,
@@ -88,6 +89,10 @@ class PostgresStore(EventStore):
         self._broken: BaseException | None = None
         self._closed = False
         self._close_task: asyncio.Task[None] | None = None
+        # several nodes on this store (skirmish.server.cluster): the lease epoch of each game this
+        # node owns; every append carries it and is refused (LeaseLost) if it is not the game's
+        # live lease. None: unfenced (one node, the command line's tools).
+        self.fences: dict[str, int] | None = None
 
     @classmethod
     async def open(cls, url: str, *, schema: str = "public", create: bool = True, max_batch: int = 2048,
@@ -255,7 +260,12 @@ class PostgresStore(EventStore):
         expected_seq = check_expected_seq(game_id, expected_seq)
         datas = check_events(game_id, events)
         command_id = check_command_id(command_id)
-        return await self._submit(Append(game_id, expected_seq, datas, command_id))
+        epoch = None
+        if self.fences is not None:
+            epoch = self.fences.get(game_id)
+            if epoch is None:  # a node appending to a game it holds no lease of: refused at once
+                raise LeaseLost(game_id, None)
+        return await self._submit(Append(game_id, expected_seq, datas, command_id, epoch))
 
     async def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
         if isinstance(seq, bool) or not isinstance(seq, int):

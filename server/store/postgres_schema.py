@@ -12,7 +12,11 @@ Versions:
 2. each game's chain head (``last_seq``, ``last_hash``) on its ``games`` row, backfilled from the
    events. An append updates the head row ``WHERE last_seq = expected``: that row is what two
    concurrent appenders to one game serialise on (the loser's update matches nothing, and it gets
-   a ConcurrencyError), and the place a lease's fencing epoch will be checked.
+   a ConcurrencyError), and the place a lease's fencing epoch is checked (version 3);
+3. ``leases``: which node runs each live game's actor (several nodes on one store,
+   ``skirmish.server.cluster``): the node, a fencing ``epoch`` that grows by one at every change of
+   owner (a row is never deleted, so an epoch is never reused), and when the lease expires
+   (PostgreSQL's clock only). ``node`` '' marks a game nobody needs to take over (it is over).
 """
 
 from __future__ import annotations
@@ -63,6 +67,15 @@ ALTER TABLE games ADD COLUMN last_hash bytea;
 UPDATE games g SET last_seq = e.seq, last_hash = e.hash
   FROM (SELECT DISTINCT ON (game_id) game_id, seq, hash FROM events ORDER BY game_id, seq DESC) e
  WHERE e.game_id = g.game_id;
+"""),
+    (3, """
+CREATE TABLE leases (
+    game_id    text        NOT NULL PRIMARY KEY,
+    node       text        NOT NULL,
+    epoch      bigint      NOT NULL CHECK (epoch >= 1),
+    expires_at timestamptz NOT NULL
+);
+CREATE INDEX leases_expiry ON leases (expires_at) WHERE node <> '';
 """),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]

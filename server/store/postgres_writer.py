@@ -16,10 +16,14 @@ same game (another process on the same database) makes that update match nothing
 not written, the commit goes on for the other games, and the requests of that game fail with
 :class:`ConcurrencyError` naming the head read after the commit.
 
-**Seam for leases.** A fencing check belongs in :data:`APPEND_SQL`'s head update (``{guard}``):
-e.g. ``AND EXISTS (SELECT 1 FROM leases l WHERE l.game_id = g.game_id AND l.epoch = $epoch)``.
-A game whose head the guard refuses shows up in ``lost`` exactly like a lost race, and the caller
-can then tell the two apart by reading the lease.
+**Fencing.** An append may carry a lease's fencing epoch (``Append.epoch``; several nodes on one
+store, ``skirmish.server.cluster``). :data:`APPEND_SQL`'s head update (its ``{guard}``) then moves
+the head only if the game's lease row has that epoch and has not expired, by PostgreSQL's clock,
+and holds that row ``FOR SHARE`` until the commit: a takeover (which updates the row) waits for
+the append's commit, so the new owner reads the log after it. A game whose head the guard refuses
+shows up in ``lost`` like a lost race; ``_report_lost`` reads the lease to tell the two apart
+and fails the appends with :class:`LeaseLost` (nothing written). An append without an epoch
+(one node, the command line's tools) is not checked.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from .base import (
     ConcurrencyError,
     CreateResult,
     GameExists,
+    LeaseLost,
     StoreError,
     UnknownGame,
     check_snapshot,
@@ -62,12 +67,14 @@ class Head:
 
 
 class Group:
-    """The appends of one existing game in one batch: head ``expected`` -> ``last``/``hash``."""
+    """The appends of one existing game in one batch: head ``expected`` -> ``last``/``hash``,
+    under the lease ``epoch`` (None: unfenced)."""
 
-    __slots__ = ("commands", "events", "expected", "hash", "last")
+    __slots__ = ("commands", "epoch", "events", "expected", "hash", "last")
 
-    def __init__(self, expected: int) -> None:
+    def __init__(self, expected: int, epoch: int | None = None) -> None:
         self.expected = expected
+        self.epoch = epoch
         self.last = expected
         self.hash = b""
         self.events: list[tuple[int, bytes, bytes]] = []
@@ -131,10 +138,12 @@ class CreateGame:
 
 
 class Append:
-    __slots__ = ("command_id", "events", "expected_seq", "game_id")
+    __slots__ = ("command_id", "epoch", "events", "expected_seq", "game_id")
 
-    def __init__(self, game_id: str, expected_seq: int, events: tuple[bytes, ...], command_id: str | None) -> None:
+    def __init__(self, game_id: str, expected_seq: int, events: tuple[bytes, ...], command_id: str | None,
+                 epoch: int | None = None) -> None:
         self.game_id, self.expected_seq, self.events, self.command_id = game_id, expected_seq, events, command_id
+        self.epoch = epoch
 
     def apply(self, w: Writer, b: Batch) -> AppendResult:
         game_id, command_id = self.game_id, self.command_id
@@ -150,7 +159,9 @@ class Append:
             w.doubt(b, game_id)
             raise ConcurrencyError(game_id, self.expected_seq, head.seq)
         if new is None:
-            group = b.groups.get(game_id) or b.groups.setdefault(game_id, Group(head.seq))
+            group = b.groups.get(game_id) or b.groups.setdefault(game_id, Group(head.seq, self.epoch))
+            if group.epoch != self.epoch:  # (one node's appends to a game carry one epoch at a time)
+                raise RETRY
             rows, commands = group.events, group.commands
         else:
             rows, commands = new.events, new.commands
@@ -210,7 +221,7 @@ UPSERT_SNAPSHOTS = (
 APPEND_SQL = """
 WITH ok AS (
     UPDATE games g SET last_seq = r.last, last_hash = r.hash
-      FROM unnest(%s::text[], %s::int8[], %s::int8[], %s::bytea[]) AS r(game_id, expected, last, hash)
+      FROM unnest(%s::text[], %s::int8[], %s::int8[], %s::bytea[], %s::int8[]) AS r(game_id, expected, last, hash, epoch)
      WHERE g.game_id = r.game_id AND g.last_seq = r.expected {guard}
     RETURNING g.game_id
 ), ev AS (
@@ -224,7 +235,10 @@ WITH ok AS (
      WHERE c.game_id IN (SELECT game_id FROM ok)
 )
 SELECT game_id FROM ok
-""".format(guard="")
+""".format(guard="""
+       AND (r.epoch IS NULL OR EXISTS (
+            SELECT 1 FROM leases l WHERE l.game_id = r.game_id AND l.epoch = r.epoch
+               AND l.expires_at > clock_timestamp() FOR SHARE))""")
 LOOKUP_HEADS = "SELECT game_id, last_seq, coalesce(last_hash, %s) FROM games WHERE game_id = ANY(%s::text[])"
 LOOKUP_COMMANDS = (
     "SELECT c.game_id, c.command_id, c.first_seq, c.last_seq, c.last_hash FROM commands c "
@@ -308,10 +322,10 @@ class Writer:
                 await conn.execute(INSERT_CREATIONS, _columns(creations, 2))
         cur = None
         if b.groups:
-            heads = [(gid, g.expected, g.last, g.hash) for gid, g in b.groups.items()]
+            heads = [(gid, g.expected, g.last, g.hash, g.epoch) for gid, g in b.groups.items()]
             events = [(gid, *e) for gid, g in b.groups.items() for e in g.events]
             commands = [(gid, *c) for gid, g in b.groups.items() for c in g.commands]
-            cur = await conn.execute(APPEND_SQL, [*_columns(heads, 4), *_columns(events, 4), *_columns(commands, 5)])
+            cur = await conn.execute(APPEND_SQL, [*_columns(heads, 5), *_columns(events, 4), *_columns(commands, 5)])
         if b.snapshots:
             snaps = [(gid, seq, data) for gid, (seq, data) in b.snapshots.items()]
             await conn.execute(UPSERT_SNAPSHOTS, _columns(snaps, 3))
@@ -355,13 +369,24 @@ class Writer:
 
     async def _report_lost(self, conn: psycopg.AsyncConnection, lost: list[str], requests: list[Request],
                            results: list[Any], b: Batch) -> None:
-        """Another writer moved these games' heads first: their appends failed (nothing was written)."""
+        """Another writer moved these games' heads first, or (fenced appends) the lease is not theirs:
+        their appends failed (nothing was written)."""
         for gid in lost:
             self.cache.pop(gid, None)
         cur = await conn.execute("SELECT game_id, last_seq FROM games WHERE game_id = ANY(%s::text[])", (lost,))
         actual = dict(await cur.fetchall())
+        fenced = {gid: b.groups[gid].epoch for gid in lost if b.groups[gid].epoch is not None}
+        if fenced:
+            cur = await conn.execute(
+                "SELECT l.game_id FROM leases l JOIN unnest(%s::text[], %s::int8[]) AS f(game_id, epoch) "
+                "ON l.game_id = f.game_id AND l.epoch = f.epoch WHERE l.expires_at > clock_timestamp()",
+                (list(fenced), list(fenced.values())))
+            live = {row[0] for row in await cur.fetchall()}
+            fenced = {gid: e for gid, e in fenced.items() if gid not in live}
         for i, req in enumerate(requests):
             gid = b.touched[i]
-            if gid in actual and not isinstance(results[i], BaseException):
+            if gid in fenced and not isinstance(results[i], BaseException):
+                results[i] = LeaseLost(gid, fenced[gid])
+            elif gid in actual and not isinstance(results[i], BaseException):
                 expected = req.expected_seq if type(req) is Append else b.groups[gid].expected
                 results[i] = ConcurrencyError(gid, expected, actual[gid])
