@@ -4,18 +4,22 @@ An option is a tuple whose first item names it (``skirmish.engine.model.Option``
 ``("attack", "b1", 0, 1)``, ``("end",)``. ``HEADS`` gives, for each option name and length, the
 domain of each of its items; a domain is one of ``SLOTS``, read off the mission:
 
-- ``unit``: the mission's unit ids, in the mission's order;
+- ``unit``: the mission's unit ids, in the mission's order, then the ``marker`` domain (an option
+  names a marker where the unit behind it is hidden);
 - ``x``, ``y``: the board's columns and rows;
 - ``weapon``: -1 (unarmed) .. the most weapons any unit can hold - 1 (its own, and every item's);
 - ``flag``: 0, 1 (an attack's lethal flag);
 - ``count``: 0 .. ``COUNT_MAX`` (dice bought, Momentum spent, the die an Aim re-rolls, costs);
 - ``side``: "a", "b";
+- ``marker``: the Camouflage markers' handles and, with Impersonation, each side's marker ids
+  (``MARKERS_MAX`` a side); ``step``: -1, 0, 1 (a facing's direction);
 - ``word``: the mission's words (``words``): its objective and item ids and every string in
   the data its rules modules keep (cards, facilities, abilities), the engine's words
   (``ENGINE_WORDS``) and the modules' (terrain names, hacking programs).
 
 A mission's actions are, in ``HEADS``' order, every option name with the product of its item
-domains (``itertools.product`` order). ``ActionTable.encode`` maps an option to its action and
+domains (``itertools.product`` order); in a mission with Impersonation, then every one of them
+again carried by ``("reveal", ...)`` (a marker's action that replaces it with its figure). ``ActionTable.encode`` maps an option to its action and
 ``decode`` maps it back; ``mask`` marks the pending decision's options. An option outside the
 table (a module's new option: add it to ``HEADS``) raises ``UnknownOption``, so nothing is
 ever silently dropped; ``tests/bots/research/test_actions.py`` checks every option the engine
@@ -61,7 +65,13 @@ HEADS: dict[tuple[str, int], tuple[str, ...]] = {
     ("reroll", 2): ("count|side|word",),
     ("assassinate", 3): ("unit|word", "count"), ("sabotage", 3): ("word", "count"),
     ("create", 3): ("word", "count"), ("hack", 3): ("word", "unit"), ("terrain", 3): ("unit", "word"),
+    # Hidden Deployment, Camouflage and Impersonation (the skills module; issue 15)
+    ("hide", 3): ("x", "y"), ("reveal", 2): ("unit",), ("reveal", 4): ("unit", "weapon", "flag"),
+    ("impersonate", 1): (), ("impersonate", 3): ("x", "y"),
+    ("discover", 2): ("marker",), ("discover", 3): ("unit", "marker"), ("imp_redeploy", 4): ("unit", "x", "y"),
+    ("face", 4): ("unit", "step", "step"),
 }
+MARKERS_MAX = 8  # an impersonating side's marker ids: a-imp1 .. a-imp8 (a regained marker takes the next id)
 
 
 class UnknownOption(ValueError):
@@ -93,6 +103,24 @@ def words(mission: Mission) -> tuple[str, ...]:
     return tuple(sorted(found - units))
 
 
+def impersonates(mission: Mission) -> bool:
+    """Whether a profile of the mission has Impersonation (its markers, and its ``reveal`` options)."""
+    return any(w.startswith("impersonation ") for u in mission.units for w in getattr(u, "skills", ()))
+
+
+def markers(mission: Mission) -> tuple[str, ...]:
+    """The ``marker`` domain: each Camouflage marker's handle ("camo-b1", in the mission's order of
+    its side's markers) and, where a profile has Impersonation, ``MARKERS_MAX`` marker ids a side."""
+    out, count = [], {}
+    for u in mission.units:
+        if getattr(u, "camouflaged", False):
+            count[u.side] = count.get(u.side, 0) + 1
+            out.append(f"camo-{u.side}{count[u.side]}")
+    if impersonates(mission):
+        out += [f"{side}-imp{k}" for side in ("a", "b") for k in range(1, MARKERS_MAX + 1)]
+    return tuple(out)
+
+
 # the core's fields of a Mission (skirmish.engine.mission._MissionCore): the rest are the modules' data
 _CORE_FIELDS = frozenset(("id", "name", "description", "rounds", "modules", "sides", "board", "units", "digest",
                           "objectives", "items", "midline_points"))
@@ -106,7 +134,7 @@ class ActionTable:
         most = max((len(u.weapons) for u in mission.units), default=1)
         weapons = most + sum(1 for i in mission.items if i.weapon is not None)
         self.domains: dict[str, tuple] = {
-            "unit": tuple(u.id for u in mission.units),
+            "unit": tuple(u.id for u in mission.units) + markers(mission),  # a marker stands for its unit
             "x": tuple(range(mission.board.width)),
             "y": tuple(range(mission.board.height)),
             "weapon": tuple(range(-1, weapons)),
@@ -114,11 +142,16 @@ class ActionTable:
             "count": tuple(range(COUNT_MAX + 1)),
             "side": ("a", "b"),
             "word": words(mission),
+            "marker": markers(mission),
+            "step": (-1, 0, 1),
         }
         options: list[Option] = []
         for (name, _), slots in HEADS.items():
             for args in itertools.product(*(self._domain(s) for s in slots)):
                 options.append((name, *args))
+        if impersonates(mission):  # an impersonator's marker offers every other action as ("reveal", *action)
+            known = set(options)
+            options += [w for w in (("reveal", *o) for o in list(options) if o[0] != "reveal") if w not in known]
         self.options: tuple[Option, ...] = tuple(options)
         self.index: dict[Option, int] = {o: i for i, o in enumerate(self.options)}
         assert len(self.index) == len(self.options), "an option is numbered twice"

@@ -12,7 +12,7 @@ from tests.bots.research_helpers import need
 
 need("pettingzoo", "research")
 
-from skirmish.bots.research.actions import HEADS, ActionTable, UnknownOption, words  # noqa: E402
+from skirmish.bots.research.actions import markers, HEADS, ActionTable, UnknownOption, words  # noqa: E402
 from skirmish.bots.research.match import Match  # noqa: E402
 from skirmish.server import missions  # noqa: E402
 
@@ -52,7 +52,7 @@ def test_the_table_is_fixed_by_the_mission(mission_id):
     b_ = mission.board
     moves = [o for o in a.options if o[0] == "move"]
     assert len(moves) == b_.width * b_.height
-    units = [u.id for u in mission.units]
+    units = [u.id for u in mission.units] + list(markers(mission))  # a marker stands for its unit
     assert [o[1] for o in a.options if o[0] == "unit"] == units
     assert set(words(mission)).isdisjoint(units)
 
