@@ -105,6 +105,9 @@ Added with the skills module's reactions and movement skills (issue 14, seed 003
 - ``gait(state, unit) -> board.Gait | None``: how ``unit`` moves where it differs from the
   board's rule (the first module's answer counts; none: the board's), e.g. Multiterrain's terrain
   at cost 1, Heavyweight's gates. Every way of moving asks it through ``registry.reachable``.
+- ``no_stop(state, unit) -> set of (x, y) | None`` (issue 15): cells where ``unit`` may not end a
+  movement (Impersonation: in base contact with a marker). ``registry.reachable`` leaves them out,
+  so every way of moving (Movement, Sprint, a Dodge's move, Engage) keeps to it.
 - ``on_attack_declared(ctx, frame)``: ``attack.declare``, after an attack's ``TaskFrame`` was
   started, before anything is rolled: a module may push a frame on it (a reaction window: the
   target's Dodge) or end it.
@@ -306,6 +309,7 @@ class Module:
     on_attack_declared: Callable[["Context", object], None] | None = None
     # added with issue 15 (a veto; see the docstring)
     can_oppose: Callable[["State", "Unit", "Unit"], bool] | None = None
+    no_stop: Callable[["State", "Unit"], Any] | None = None
     # added with issue 13: what the module owns, for the clash check, the view and the bots
     events: tuple[type, ...] = ()  # the event types it adds to the log's union
     option_kinds: tuple[str, ...] = ()  # option kinds it handles other than through ``acts`` (the core's)
@@ -329,4 +333,4 @@ HOOKS = ("turn_options", "can_activate", "on_game_start", "on_round_start", "on_
          "command_bonus", "movement_bonus", "attack_difficulty", "can_act", "can_move", "can_reroll", "pay_reroll",
          "can_threaten", "on_table", "attack_dice", "weapon_difficulty", "hit_effects",
          "acts_incapacitated", "on_task_resolved", "on_injury",
-         "can_retreat", "breaks_away", "gait", "on_attack_declared", "can_oppose")
+         "can_retreat", "breaks_away", "gait", "on_attack_declared", "can_oppose", "no_stop")

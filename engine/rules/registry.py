@@ -294,9 +294,19 @@ def offers(state: "State", hook: str, *args) -> bool:
 
 def reachable(state: "State", unit, budget: int, occupied: set, start=None) -> dict:
     """The cells ``unit`` can reach from ``start`` (its cell) for ``budget`` movement, with their
-    cost (``skirmish.engine.board.reachable``), in the unit's own ``gait`` if a module gives it one."""
+    cost (``skirmish.engine.board.reachable``), in the unit's own ``gait`` if a module gives it one,
+    less the cells a module's ``no_stop`` forbids to end a movement in."""
     start = (unit.x, unit.y) if start is None else start
-    gait = CATALOG.rules(state.modules).first("gait", state, unit) if state.modules else None
-    if gait is None:
+    if not state.modules:
         return geo.reachable(state.board, start, budget, occupied)
-    return geo.reachable_gait(state.board, start, budget, occupied, gait)
+    rules = CATALOG.rules(state.modules)
+    gait = rules.first("gait", state, unit)
+    if gait is None:
+        cells = geo.reachable(state.board, start, budget, occupied)
+    else:
+        cells = geo.reachable_gait(state.board, start, budget, occupied, gait)
+    for no_stop in rules.hooks["no_stop"]:  # cells a module forbids to end a movement in
+        barred = no_stop(state, unit)
+        if barred:
+            cells = {c: cost for c, cost in cells.items() if c not in barred}
+    return cells

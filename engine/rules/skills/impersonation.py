@@ -233,6 +233,20 @@ def _contact(state: State, unit: Unit, x: int, y: int, only_markers: bool) -> bo
     return False
 
 
+def no_stop(state: State, unit: Unit) -> set[tuple[int, int]]:
+    """The cells in base contact (within Reach) with a marker other than ``unit``'s own: no movement
+    of anyone ends there (Movement, Sprint, a Dodge's move, Engage: ``registry.reachable``)."""
+    if not state.imp_states:
+        return set()
+    reach, board = state.board.reach, state.board
+    out: set[tuple[int, int]] = set()
+    for u in state.units.values():
+        if u.id != unit.id and u.deployed and not u.dead and is_marker(state, u.id):
+            out.update((x, y) for x in range(max(0, u.x - reach), min(board.width, u.x + reach + 1))
+                       for y in range(max(0, u.y - reach), min(board.height, u.y + reach + 1)))
+    return out
+
+
 def covert(state: State, unit: Unit, option: Option) -> bool:
     """An action that keeps the marker: Cautious / Short Movement without a roll, not into contact."""
     if option[0] in COVERT:

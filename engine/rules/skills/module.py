@@ -259,6 +259,7 @@ def _attack_difficulty(state, attacker, target) -> int:
 # Impersonation and Discover (issue 15: impersonation.py, discover.py, markers.py)
 MODULE = dataclasses.replace(
     MODULE, can_target=_can_target, can_oppose=since.on_state(impersonation.can_target, True),
+    no_stop=since.on_state(impersonation.no_stop, None),
     can_threaten=since.on_state(impersonation.can_threaten, True),
     on_hit=since.on_ctx(_on_hit),
     attack_difficulty=since.on_state(_attack_difficulty, 0),

@@ -14,6 +14,7 @@ from skirmish.engine.commands import Choose
 from skirmish.engine.decide import decide
 from skirmish.engine.dice import ScriptedDice
 from skirmish.engine.events import DiceRolled, TurnEnded, UnitMoved
+from skirmish.engine.rules import registry
 from skirmish.engine.rules.core import attack
 from skirmish.engine.rules.skills import deploy, discover, impersonation
 from skirmish.engine.rules.skills.events import FacingChanged, SkillRolled
@@ -136,6 +137,22 @@ def test_enemies_cannot_attack_a_marker_nor_enter_base_contact_with_it():
     assert moves and all(geo.distance(x, y, 2, 3) > 1 for x, y in moves)
     assert not attack.attack_options(s.state, s.state.units["a1"], only=s.state.units["b1"])
     assert ("discover", "b-imp1") in opts
+
+
+def test_no_way_of_moving_ends_in_base_contact_with_a_marker_sprint_and_dodge_included():
+    """Troopers cannot enter base to base contact with a marker: ``registry.reachable`` (every way
+    of moving: Movement, Sprint, a Dodge's move, Engage) leaves out the cells within Reach of it."""
+    s = placed(imp_game(), 2, 3, first="a")
+    a1 = s.state.units["a1"]
+    occupied = {(u.x, u.y) for u in s.state.units.values() if u.id != "a1"}
+    cells = registry.reachable(s.state, a1, 6, occupied)
+    near = {(x, y) for x in range(1, 4) for y in range(2, 5)}
+    assert cells and not near & set(cells)
+    assert impersonation.no_stop(s.state, a1) >= near - {(2, 3)}
+    # the marker's own moves are not barred by itself; before it is placed, nothing is barred
+    assert not impersonation.no_stop(s.state, s.state.units["b1"])
+    plain = imp_game()
+    assert not impersonation.no_stop(plain.state, plain.state.units["a1"])
 
 
 def test_a_forged_attack_on_a_marker_gets_the_error_of_a_unit_that_does_not_exist():
