@@ -7,10 +7,14 @@ side a's a2 is in Hidden Deployment, at (0,3) (this side of the wall: LoF to b1)
 
 from __future__ import annotations
 
+import random
 import re
 
 from skirmish.engine import board as geo
 from skirmish.engine.codec import encode_event
+from skirmish.engine.commands import Choose, Start
+from skirmish.engine.decide import decide
+from skirmish.engine.dice import LocalDice
 from skirmish.engine.events import DiceRolled, ProcedureStarted, TurnEnded
 from skirmish.engine.evolve import initial_state
 from skirmish.engine.mission import game_created, parse_mission
@@ -25,6 +29,7 @@ from skirmish.engine.view import pending, viewed
 from tests.engine.rules.scenario import of_type
 from tests.engine.rules.skills import imp_scenario
 from tests.engine.rules.skills.skills_scenario import SkillsScenario, skills_text
+from tests.engine.views_check import Follow
 
 GHOST = """
 [profiles.ghost]
@@ -138,3 +143,29 @@ def test_the_impersonators_side_sees_the_same_whether_or_not_the_hidden_trooper_
         frames = [[encode_event(e) for e in viewed(g.log, v) if e is not None] for g in games]
         assert frames[0] == frames[1]
     assert [g.state.hidden["a2"].x for g in games] == [0, 7]  # the truths differ
+
+
+def test_random_playouts_favouring_the_regain_end_hold_every_secret_and_take_both_branches():
+    """The example's mission played at random (``("impersonate",)`` taken half the times it is
+    offered), followed event by event by the real views: every game ends, nothing hidden leaks, and
+    the regaining is both disrupted and carried out."""
+    created = example(SEES).first
+    seen = {"held": 0, "disrupted": 0, "regained": 0}
+    for seed in range(150):
+        f = Follow(created)
+        dice, rng = LocalDice(seed), random.Random(seed)
+        events, log = decide(f.truth.state, Start(), dice), []
+        while events:
+            f.apply(events)
+            log += events
+            p = f.truth.state.pending
+            if p is None:
+                break
+            o = ("impersonate",) if ("impersonate",) in p.options and rng.random() < 0.5 else rng.choice(p.options)
+            events = decide(f.truth.state, Choose(p.id, o, p.side), dice)
+        assert f.truth.state.outcome is not None and not f.leaks, (seed, f.leaks)
+        seen["held"] += sum(isinstance(e, ProcedureStarted) and isinstance(e.frame, RegainFrame) for e in log)
+        seen["disrupted"] += len(of_type(log, OrderDisrupted))
+        seen["regained"] += sum(e.why == "regained" for e in of_type(log, MarkerPlaced))
+    assert seen["disrupted"] >= 1 and seen["regained"] >= 10
+    assert seen["held"] == seen["disrupted"] + seen["regained"]  # every held Order ends one way or the other
