@@ -43,7 +43,15 @@ class ReactionFrame(Frame, tag="reaction"):
     unit: str = ""
 
 
+class RegainFrame(Frame, tag="imp_regain"):
+    """Regaining IMP-1 (skills/imp_regain.py), the Entire Order ``unit`` declared: held while the
+    enemy's reveal window (Hidden Deployment) is answered, then carried out unless a revealed enemy
+    disrupted it (seed 003's Impersonation example)."""
+
+    unit: str
+
+
 from skirmish.engine.rules.skills.hd_parts import HiddenFrame  # noqa: E402  (Hidden Deployment)
 
 FRAMES = (SkillRollFrame, HiddenFrame,
-          ReactionFrame,)
+          ReactionFrame, RegainFrame,)

@@ -24,9 +24,10 @@ Special Skill").
   unit, whose cell is free, may reveal. The other side sees the options as ``[["stay"], ["reveal",
   Hidden("unit")]]``. ``HiddenRevealed`` (public) puts it on the table.
 - **Disrupting the Order**: an Order whose Requirements a revealed enemy breaks (``REQUIREMENTS``:
-  ``(state, actor) -> bool``, e.g. Impersonation's regaining IMP-1 "outside enemy LoF") cannot be
-  carried out: ``OrderDisrupted``, the acting unit's attack in progress ends and its Order is lost
-  (its turn ends).
+  ``(state, actor) -> bool``: Impersonation's regaining IMP-1 "outside enemy LoF",
+  ``impersonation.regain_complies``, whose declaration opens the window: skills/imp_regain.py)
+  cannot be carried out: ``OrderDisrupted``, the acting unit's attack or regaining in progress
+  ends and its Order is lost (its turn ends).
 
 What the roster tells (``GameCreated`` is public): the other side sees that the side has a unit in
 Hidden Deployment under its handle (``hidden-b1``) with its profile (Open Information: Troop Type,
@@ -45,7 +46,8 @@ from skirmish.engine.model import SIDES, Option, State, TaskFrame, Unit, other
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.core import attack
 from skirmish.engine.rules.registry import Secret
-from skirmish.engine.rules.skills import deploy
+from skirmish.engine.rules.skills import deploy, impersonation
+from skirmish.engine.rules.skills.frames import RegainFrame
 from skirmish.engine.rules.skills.hd_parts import HiddenFrame, HiddenPlaced, HiddenRevealed, OrderDisrupted
 
 SKILL = "hidden deployment"
@@ -57,8 +59,9 @@ SHOWN = (STAY, (REVEAL, UNIT))  # the reveal window's options as the other side 
 POSITION = Hidden("position")
 PLACED = (PLACE, POSITION, POSITION)  # a placement as the other side sees it
 
-# what an Order requires that a revealed enemy may break: (state, acting unit) -> still complies
-REQUIREMENTS: tuple = ()
+# what an Order requires that a revealed enemy may break: (state, acting unit) -> still complies;
+# regaining IMP-1: no enemy with LoF to the impersonator (skills/imp_regain.py)
+REQUIREMENTS: tuple = (impersonation.regain_complies,)
 
 
 def hides(state: State) -> bool:
@@ -105,7 +108,7 @@ def answer_place(ctx: Context, option: Option) -> None:
 # -- the reveal window -----------------------------------------------------------------------------
 
 
-def _window(ctx: Context, actor_id: str) -> None:
+def window(ctx: Context, actor_id: str) -> None:
     s = ctx.state
     t = s.turn
     actor = s.units.get(actor_id)
@@ -118,12 +121,12 @@ def _window(ctx: Context, actor_id: str) -> None:
 
 def after_move(ctx: Context, mover: str) -> None:
     if ctx.state.turn is not None and ctx.state.turn.unit == mover:
-        _window(ctx, mover)
+        window(ctx, mover)
 
 
 def on_attack_declared(ctx: Context, frame) -> None:
     if isinstance(frame, TaskFrame) and frame.task == "attack":
-        _window(ctx, frame.unit)
+        window(ctx, frame.unit)
 
 
 def may_reveal(state: State, unit: Unit, actor: Unit) -> bool:
@@ -159,8 +162,8 @@ def answer_reveal(ctx: Context, option: Option) -> None:
     if not all(complies(s, actor) for complies in REQUIREMENTS):
         ctx.emit(OrderDisrupted(unit=actor.id, by=u.id))
         top = s.stack[-1] if s.stack else None
-        if isinstance(top, TaskFrame) and top.unit == actor.id:
-            ctx.emit(ProcedureEnded())  # the attack it declared is not carried out
+        if isinstance(top, (TaskFrame, RegainFrame)) and top.unit == actor.id:
+            ctx.emit(ProcedureEnded())  # the attack or the regaining of IMP-1 it declared is not carried out
         if s.turn is not None and s.turn.unit == actor.id:
             ctx.rules.core.end_turn(ctx)
     if len(option) == 4:

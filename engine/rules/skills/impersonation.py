@@ -70,6 +70,7 @@ from skirmish.engine.rules.core import flow
 from skirmish.engine.rules.core.attack import weapon_of
 from skirmish.engine.rules.skills import deploy, infiltrate, rolls
 from skirmish.engine.rules.skills.events import FacingChanged, UnitDeployed
+from skirmish.engine.rules.skills.frames import RegainFrame
 from skirmish.engine.rules.skills.imp_events import (ImpersonationLost, ImpersonationRevealed, ImpersonatorDispersed,
                                                      ImpersonatorsAssigned, MarkerPlaced)
 
@@ -281,8 +282,22 @@ def _may_regain(state: State, unit: Unit) -> bool:
     t = state.turn
     if not can_adopt(state, unit) or t is None or t.minors or t.task or unit.prone:
         return False
-    return not any(e.side != unit.side and e.deployed and not e.dead
-                   and geo.line_of_fire(state.board, e.x, e.y, unit.x, unit.y) for e in state.units.values())
+    return not in_enemy_lof(state, unit)
+
+
+def in_enemy_lof(state: State, unit: Unit) -> bool:
+    """An enemy figure or marker on the table has line of fire to ``unit`` (one in Hidden
+    Deployment is not on the table)."""
+    return any(e.side != unit.side and e.deployed and not e.dead
+               and geo.line_of_fire(state.board, e.x, e.y, unit.x, unit.y) for e in state.units.values())
+
+
+def regain_complies(state: State, actor: Unit) -> bool:
+    """Hidden Deployment's ``REQUIREMENTS``: an Order regaining IMP-1 (a ``RegainFrame`` of
+    ``actor``) still requires no enemy with LoF to the impersonator; any other Order complies."""
+    if not any(isinstance(f, RegainFrame) and f.unit == actor.id for f in state.stack):
+        return True
+    return not in_enemy_lof(state, actor)
 
 
 def act_reveal(ctx: Context, unit: Unit, option: Option) -> None:
@@ -298,7 +313,8 @@ def act_reveal(ctx: Context, unit: Unit, option: Option) -> None:
 
 
 def act_regain(ctx: Context, unit: Unit, option: Option) -> None:
-    """The Entire Order that regains IMP-1: the marker, and the activation ends."""
+    """The Entire Order that regains IMP-1, carried out: the marker, and the activation ends
+    (declared against an enemy in Hidden Deployment: skills/imp_regain.py)."""
     s = ctx.state
     marker = marker_of(s, unit.id) or f"{unit.side}-imp{sum(1 for m in s.imp_markers if m[0] == unit.side) + 1}"
     ctx.emit(MarkerPlaced(marker=marker, side=unit.side, unit=unit.id, x=unit.x, y=unit.y,

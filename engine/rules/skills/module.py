@@ -28,8 +28,8 @@ from skirmish.engine.rules.skills import since
 from skirmish.engine.rules.skills import private, secrecy
 from skirmish.engine.rules.skills import camouflage, hidden_deployment
 from skirmish.engine.rules.skills.hd_parts import HiddenFrame
-from skirmish.engine.rules.skills import discover, impersonation, markers
-from skirmish.engine.rules.skills.frames import ReactionFrame, SkillRollFrame
+from skirmish.engine.rules.skills import discover, imp_regain, impersonation, markers
+from skirmish.engine.rules.skills.frames import ReactionFrame, RegainFrame, SkillRollFrame
 
 # roll purpose -> (ctx, frame, rolls.Result) -> None: what a settled roll does
 OUTCOMES: MappingProxyType[str, Callable] = MappingProxyType({
@@ -263,10 +263,11 @@ MODULE = dataclasses.replace(
     can_threaten=since.on_state(impersonation.can_threaten, True),
     on_hit=since.on_ctx(_on_hit),
     attack_difficulty=since.on_state(_attack_difficulty, 0),
-    acts={**MODULE.acts, "reveal": impersonation.act_reveal, "impersonate": impersonation.act_regain,
+    acts={**MODULE.acts, "reveal": impersonation.act_reveal, "impersonate": imp_regain.act,
           "discover": discover.act},
     answers={**MODULE.answers, "react": discover.answer_react, "imp_redeploy": impersonation.answer_redeploy,
              "imp_facing": impersonation.answer_facing},
     defaults={**MODULE.defaults, "imp_redeploy": lambda d: d.options[0], "imp_facing": lambda d: d.options[0]},
     option_kinds=(*MODULE.option_kinds, "imp_redeploy", "face"),
+    frame_steps={**MODULE.frame_steps, RegainFrame: imp_regain.step},  # against Hidden Deployment
 )

@@ -56,6 +56,7 @@ SHORT = {
     "s_hidden": f"{RULES_TESTS}/skills/test_skills_hidden.py",
     "s_camo": f"{RULES_TESTS}/skills/test_skills_camouflage.py",
     "s_imp": f"{RULES_TESTS}/skills/test_skills_impersonation.py",
+    "s_ex_regain": f"{RULES_TESTS}/skills/test_skills_example_regain.py",
     "s_masq": f"{RULES_TESTS}/skills/test_skills_masquerade.py",
     "twins": "tests/engine/test_twins.py",
 }
