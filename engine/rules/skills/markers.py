@@ -224,9 +224,7 @@ def _unshadow(state: State, back: dict) -> None:
         state.turn.unit = back[state.turn.unit]
     if state.stack:
         state.stack = [msgspec.convert(_fields(msgspec.to_builtins(f), back), type(f)) for f in state.stack]
-    if state.pending is not None:  # its unit, and the options naming a shadow (an enemy's bystander, Discover)
-        p = state.pending
-        options = [tuple(back.get(x, x) if isinstance(x, str) else x for x in o) for o in p.options]
-        state.pending = msgspec.structs.replace(p, unit=back.get(p.unit, p.unit), options=options)
+    if state.pending is not None and state.pending.unit in back:
+        state.pending = msgspec.structs.replace(state.pending, unit=back[state.pending.unit])
     for m, uid in back.items():
         state.reacted_in = re.sub(rf"(?<![\w-]){re.escape(m)}(?![\w-])", uid, state.reacted_in)

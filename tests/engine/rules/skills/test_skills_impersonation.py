@@ -428,27 +428,3 @@ def test_the_sampler_pairs_the_markers_from_the_view_never_the_truth():
     s2_view = _view(s2.log, "a")
     assert [det.determinize(s2_view, "a", random.Random(k)).imp_markers for k in range(20)] == \
            [det.determinize(view, "a", random.Random(k)).imp_markers for k in range(20)]
-
-
-def test_a_sample_names_the_markers_in_the_pending_options_as_its_units_and_greedy_plays_them():
-    """An option of a side's own decision may name an enemy marker (a Discover, a bystander of an
-    attack): the sample renames it as the unit it put behind that marker, in the same place, so a
-    bot that scores the options on the sample finds every unit they name (greedy did not: KeyError)."""
-    import random
-    from skirmish.bots import determinize as det
-    from skirmish.bots.greedy import GreedyBot
-    s, _ = _two_markers()
-    s.when("unit", "a1")
-    view = _view(s.log, "a")
-    named = [i for i, o in enumerate(view.pending.options) if any(x in ("b-imp1", "b-imp2") for x in o[1:])]
-    assert named  # a1 may Discover the markers in reach
-    for k in range(10):
-        d = det.determinize(view, "a", random.Random(k))
-        assert len(d.pending.options) == len(view.pending.options)
-        for i in named:
-            marker = next(x for x in view.pending.options[i][1:] if x in ("b-imp1", "b-imp2"))
-            assert d.imp_markers[marker] in d.pending.options[i] and d.imp_markers[marker] in d.units
-        assert [o for i, o in enumerate(d.pending.options) if i not in named] == \
-               [o for i, o in enumerate(view.pending.options) if i not in named]
-    for seed in range(5):
-        assert GreedyBot(seed).choose(view, view.pending) in view.pending.options
