@@ -47,3 +47,11 @@ def determinize(view: State, side: Side, rng: random.Random) -> State:
     for sample in rules_of(state).samplers:
         sample(state, side, rng)
     return state
+
+
+def same_decision(sampled, seen) -> bool:
+    """Whether a sample's pending options are the view's, one for one: the same actions in the same
+    order, an option that named a marker's shadow now naming the unit the sample put behind it."""
+    return len(sampled) == len(seen) and all(
+        len(a) == len(b) and a[0] == b[0] and all(x == y or isinstance(y, str) for x, y in zip(a, b))
+        for a, b in zip(sampled, seen))

@@ -48,8 +48,11 @@ class GreedyBot(Bot):
             return options[0]
         deadline = time.perf_counter() + self.budget_ms / 1000
         side = decision.side
+        scored = options
         if any(isinstance(u.x, Hidden) for u in view.units.values()):  # a unit it cannot place (behind a marker)
             view = determinize(view, side, self.rng)
+            decision = view.pending  # the same options in the same order, a marker named as the unit behind it
+            scored = decision.options
         static = option_scores(view, decision)
         order = sorted(range(len(options)), key=lambda i: -static[i])
         if len(order) > self.max_options:
@@ -64,7 +67,7 @@ class GreedyBot(Bot):
             for seed in seeds:
                 state = clone(view)
                 dice = LocalDice(seed)
-                rolled = step(state, options[i], dice)
+                rolled = step(state, scored[i], dice)
                 rolled |= settle(state, dice)
                 total += evaluate(state, side)
                 n += 1

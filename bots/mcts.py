@@ -44,7 +44,7 @@ import random
 import time
 
 from skirmish.bots.base import Bot
-from skirmish.bots.determinize import determinize, hidden
+from skirmish.bots.determinize import determinize, hidden, same_decision
 from skirmish.bots.evaluate import reward
 from skirmish.bots.policy import best_option, option_scores
 from skirmish.bots.simulate import PROCEDURE_KINDS, decode, encode, step
@@ -184,7 +184,7 @@ class MctsBot(Bot):
                 root = worlds.get(blob)
                 if root is None:
                     root = worlds[blob] = _Node(blob, world, shared)
-                    if root.options != options:
+                    if not same_decision(root.options, options):
                         raise AssertionError("a determinization changed the decision being made")
             else:
                 world = None  # decoded from the root's bytes if this iteration needs it

@@ -183,6 +183,9 @@ def secrets(state: State, viewer: str):
 # -- the bots' determinization ----------------------------------------------------------------------------------
 
 
+NAME_MARKERS = ("discover",)  # options that name the marker itself, not the unit behind it
+
+
 def _fields(plain, names: dict, keys=("unit", "actor", "target", "victim", "winner", "mover")):
     if isinstance(plain, dict):
         return {k: (names.get(v, v) if k in keys and isinstance(v, str) else _fields(v, names, keys))
@@ -224,7 +227,10 @@ def _unshadow(state: State, back: dict) -> None:
         state.turn.unit = back[state.turn.unit]
     if state.stack:
         state.stack = [msgspec.convert(_fields(msgspec.to_builtins(f), back), type(f)) for f in state.stack]
-    if state.pending is not None and state.pending.unit in back:
-        state.pending = msgspec.structs.replace(state.pending, unit=back[state.pending.unit])
+    if state.pending is not None:  # its unit, and the options naming a shadow as a unit (an attack's bystander)
+        p = state.pending
+        options = [o if o[0] in NAME_MARKERS else tuple(back.get(x, x) if isinstance(x, str) else x for x in o)
+                   for o in p.options]
+        state.pending = msgspec.structs.replace(p, unit=back.get(p.unit, p.unit), options=options)
     for m, uid in back.items():
         state.reacted_in = re.sub(rf"(?<![\w-]){re.escape(m)}(?![\w-])", uid, state.reacted_in)

@@ -6,6 +6,7 @@ regains its marker, then the events are as the seed says."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from skirmish.engine import board as geo
@@ -428,3 +429,35 @@ def test_the_sampler_pairs_the_markers_from_the_view_never_the_truth():
     s2_view = _view(s2.log, "a")
     assert [det.determinize(s2_view, "a", random.Random(k)).imp_markers for k in range(20)] == \
            [det.determinize(view, "a", random.Random(k)).imp_markers for k in range(20)]
+
+
+def test_a_sample_names_a_marker_in_the_pending_options_as_its_unit_where_the_option_names_a_unit():
+    """An option of a side's own decision may name an enemy marker: a Discover names the marker
+    itself (kept), any other (an attack's bystander) names the unit behind it, which the sample
+    renames as the unit it put there, so a bot that scores and simulates the options on the sample
+    finds every unit they name (greedy raised KeyError on a bystander naming a marker)."""
+    import random
+    from skirmish.bots import determinize as det
+    from skirmish.bots.greedy import GreedyBot
+    from skirmish.bots.mcts import MctsBot
+    from skirmish.bots.policy import option_scores
+    s, _ = _two_markers()
+    s.when("unit", "a1")
+    view = _view(s.log, "a")
+    assert [o for o in view.pending.options if o[0] == "discover"]  # a1 may Discover the markers in reach
+    bystand = msgspec.structs.replace(view.pending, kind="bystander", options=[("threat",), ("bystander", "b-imp1")])
+    view_b = msgspec.structs.replace(view, pending=bystand)
+    for k in range(10):
+        d = det.determinize(view, "a", random.Random(k))
+        assert list(d.pending.options) == list(view.pending.options)  # Discover names the markers themselves
+        d_b = det.determinize(view_b, "a", random.Random(k))
+        unit = d_b.imp_markers["b-imp1"]
+        assert d_b.pending.options[1] == ("bystander", unit) and unit in d_b.units and "b-imp1" not in d_b.units
+        assert det.same_decision(d_b.pending.options, bystand.options)
+    assert not det.same_decision([("threat",), ("bystander", "b2")], [("threat",), ("attack", "b-imp1")])
+    # what greedy and mcts score the options with finds the unit (it raised KeyError on the marker's name)
+    d_b = det.determinize(view_b, "a", random.Random(0))
+    assert len(option_scores(d_b, d_b.pending)) == 2
+    for seed in range(3):  # and both play the real decision of a view with markers
+        assert GreedyBot(seed).choose(view, view.pending) in view.pending.options
+        assert MctsBot(seed, iterations=30).choose(view, view.pending) in view.pending.options
