@@ -1,0 +1,100 @@
+"""nightfall (issue 15): every hidden thing of the skills module in one game, where they meet for the
+first time: private Lieutenants on both sides, side b's Impersonation markers, a unit in Hidden
+Deployment and a Camouflage marker on each side, Sat-Lock spotters. The bots play it to the end and
+it verifies; the joins are held here: a Comms Attack (Sat-Lock, Forward Observer) names a Camouflage
+marker but never an Impersonation marker (no Attacks against it); the search's three samplers
+(private.sample, markers.sample, hidden_deployment.sample) fill in one view together, never onto
+one cell, never from the truth."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from skirmish.bots import determinize as det
+from skirmish.engine.base import Hidden
+from skirmish.engine.mission import game_created
+from skirmish.engine.rules.skills import imp_events as iev
+from skirmish.engine.rules.skills.hd_parts import CamouflageDiscovered, HiddenPlaced
+from skirmish.server import missions
+
+from tests.engine.rules.skills.missions import play as play_match
+from tests.engine.rules.skills.test_skills_hidden import Game, folded
+
+MISSION = "nightfall"
+COMMS = ("sat_lock", "observe", "hack")
+
+
+def _game(seed: int) -> Game:
+    return Game(seed, created=game_created(f"g-nf-{seed}", missions.load(MISSION), "local", ""))
+
+
+@pytest.mark.parametrize("names", [("greedy", "random"), ("random", "greedy"), ("mcts:30", "greedy"),
+                                   ("greedy", "mcts:30")])
+def test_bots_play_nightfall_to_the_end_and_verify(names):
+    for result, events, report in play_match(missions.load(MISSION), names, [1]):
+        assert report.ok, report.problem
+        assert result.outcome is not None
+        assert {e.side for e in events if isinstance(e, HiddenPlaced)} == {"a", "b"}
+        assert any(isinstance(e, iev.ImpersonatorsAssigned) for e in events)
+
+
+def test_a_comms_attack_names_a_camouflage_marker_but_never_an_impersonation_marker():
+    """Sat-Lock at a Camouflage marker is how it is Discovered; an Impersonation marker allows no
+    Attack (seed 003), Comms Attacks included: only Discover names it."""
+    at_camo = at_imp = standing = 0
+    for seed in range(12):
+        g = _game(seed)
+        for _ in range(3000):
+            p = g.state.pending
+            if p is None:
+                break
+            markers = {u for m, u in g.state.imp_markers.items() if m in g.state.imp_states}  # the truth names them by id
+            markers |= {m for m in g.state.imp_states}
+            standing += bool(markers)
+            for o in p.options:
+                if o[0] in COMMS:
+                    at_imp += any(x in markers for x in o[1:])
+                    at_camo += any(x in g.state.markers for x in o[1:])
+            g.step()
+        assert g.state.pending is None, seed
+    assert standing > 100 and at_camo > 0 and at_imp == 0, (standing, at_camo, at_imp)
+
+
+def test_the_three_samplers_fill_in_one_view_together_never_on_one_cell():
+    """From each side's view after deployment, a determinized world has the other side's Lieutenant
+    among its candidates, each of its IMP markers paired with a distinct impersonator, its hidden unit
+    on a free cell of its zone, and no two standing units on one cell."""
+    checked = 0
+    for seed in (2, 32):
+        g = _game(seed).run(until=lambda g: g.state.round >= 1 and g.state.pending.kind == "act")
+        for side in ("a", "b"):
+            other = "b" if side == "a" else "a"
+            seen = folded(g.events, side)
+            assert isinstance(seen.lieutenants.get(other), Hidden)
+            for k in range(30):
+                w = det.determinize(seen, side, random.Random(k))
+                assert w.lieutenants[other] in w.lt_candidates[other]
+                paired = [u for m, u in w.imp_markers.items() if m.startswith(other + "-")]
+                assert all(isinstance(u, str) for u in paired) and len(set(paired)) == len(paired)
+                cells = [(u.x, u.y) for u in [*w.units.values(), *w.hidden.values()]
+                         if not u.dead and u.deployed and isinstance(u.x, int)]
+                assert len(cells) == len(set(cells)), (seed, side, k)
+                for u in w.hidden.values():
+                    assert isinstance(u.x, int) and w.board.cells[u.y * w.board.width + u.x] == other
+                checked += 1
+            assert isinstance(seen.lieutenants.get(other), Hidden)  # the view is left as it was
+    assert checked == 120
+
+
+def test_a_random_game_of_nightfall_uses_every_hidden_thing():
+    kinds = set()
+    for seed in range(6):
+        g = _game(seed).run()
+        for e in g.events:
+            if isinstance(e, (HiddenPlaced, CamouflageDiscovered, iev.MarkerPlaced, iev.ImpersonationRevealed)):
+                kinds.add(type(e).__name__)
+            if type(e).__name__ == "LieutenantChosen":
+                kinds.add("LieutenantChosen")
+    assert kinds >= {"HiddenPlaced", "MarkerPlaced", "ImpersonationRevealed", "LieutenantChosen"}, kinds
