@@ -98,3 +98,31 @@ def test_a_random_game_of_nightfall_uses_every_hidden_thing():
             if type(e).__name__ == "LieutenantChosen":
                 kinds.add("LieutenantChosen")
     assert kinds >= {"HiddenPlaced", "MarkerPlaced", "ImpersonationRevealed", "LieutenantChosen"}, kinds
+
+
+def test_a_lieutenant_order_from_behind_a_marker_folds_after_the_reveal_and_in_a_sampled_world():
+    """Join (issue 15): b3, a Lieutenant candidate, may give a Lieutenant Order behind its marker; side
+    a's view names it by the marker (a shadow). The view's reveal once left the shadow's name in
+    ``coordinated`` (and other unit fields), and the side's next Lieutenant Order failed to fold
+    (KeyError: 'b-imp1'); the search's sampler likewise. Now both rename it (imp_evolve.rename_shadow)."""
+    from skirmish.engine.evolve import evolve, initial_state
+    from skirmish.engine.rules.skills.events import LieutenantOrder
+    from skirmish.engine.view import viewed
+
+    behind = 0
+    for seed in (40, 51):  # random games in which b3 gives a Lieutenant Order behind its marker
+        g = _game(seed).run()
+        for viewer in ("a", "spectator"):
+            state, k = None, 0
+            for e in viewed(g.events, viewer):
+                if e is None:
+                    continue
+                state = initial_state(e) if state is None else (evolve(state, e) or state)
+                k += 1
+                assert all(u in state.units for u in state.coordinated), (seed, viewer, k, state.coordinated)
+                if isinstance(e, LieutenantOrder) and e.unit in state.imp_states and viewer == "a":
+                    behind += 1
+                    for r in range(5):  # a world sampled right after it names the unit, not the shadow
+                        w = det.determinize(state, "a", random.Random(r))
+                        assert all(u in w.units for u in w.coordinated), (seed, w.coordinated)
+    assert behind == 2
