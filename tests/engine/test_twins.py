@@ -23,6 +23,8 @@ from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
 from skirmish.engine.rules.skills.hd_parts import HiddenPlaced, HiddenRevealed, CamouflageDiscovered
 from skirmish.engine.rules.skills import imp_events as iev
+from skirmish.engine.rules.skills.events import LieutenantRevealed
+from skirmish.engine.rules.skills.impersonation import is_marker
 from skirmish.server import missions
 
 from tests.engine.leaks import play
@@ -246,6 +248,14 @@ def nightfall_salt_twins(seed: int):
 NIGHTFALL_SEEDS = (2, 32, 57, 61)
 
 
+def a_marker_or_the_lieutenant_behind_it_is_revealed(state, e) -> bool:
+    """nightfall's b3 is a Lieutenant candidate: a Lieutenant Order from behind its marker reveals
+    which marker the Lieutenant is behind (the rules reveal the Lieutenant, by the name side a knows
+    it by), and so, with b3 chosen, which marker b3 is behind: the fact the salt twins differ in."""
+    return a_marker_is_revealed(state, e) or (
+        isinstance(e, LieutenantRevealed) and e.side == "b" and is_marker(state, e.unit))
+
+
 def _nightfall_markers(monkeypatch):
     def make(seed):
         created, dice = nightfall_salt_twins(seed)
@@ -260,7 +270,8 @@ NIGHTFALL = [Case("nightfall: which unit is in Hidden Deployment", _nightfall("b
                   blind=("b", "spectator"), frames=40),
              Case("nightfall: which unit is behind side b's Camouflage marker", _nightfall("b6", id="b0y", name="Someone Other"),
                   lambda state, e: isinstance(e, CamouflageDiscovered) and e.side == "b", frames=40),
-             Case("nightfall: which unit is behind each Impersonation marker", _nightfall_markers, a_marker_is_revealed,
+             Case("nightfall: which unit is behind each Impersonation marker", _nightfall_markers,
+                  a_marker_or_the_lieutenant_behind_it_is_revealed,
                   frames=200, seeds=NIGHTFALL_SEEDS)]
 
 
@@ -299,7 +310,7 @@ def test_each_case_of_twins_gets_identical_frames_until_the_reveal(case, monkeyp
 @pytest.mark.parametrize("seed", NIGHTFALL_SEEDS[:2])
 def test_nightfall_salt_twins_pair_the_markers_otherwise_beside_hidden_and_camouflaged_units(seed):
     created, dice = nightfall_salt_twins(seed)
-    t = play_twins(created, created, a_marker_is_revealed, seed=seed, dice=dice)
+    t = play_twins(created, created, a_marker_or_the_lieutenant_behind_it_is_revealed, seed=seed, dice=dice)
     assert t.leak is None, (seed, t.leak)
     pairs = [[e.units for e in g.log if isinstance(e, iev.ImpersonatorsAssigned)] for g in t.games]
     assert pairs[0] != pairs[1] and sorted(pairs[0][0]) == sorted(pairs[1][0]) == ["b3", "b4"]

@@ -3,8 +3,8 @@ first time: private Lieutenants on both sides, side b's Impersonation markers, a
 Deployment and a Camouflage marker on each side, Sat-Lock spotters. The bots play it to the end and
 it verifies; the joins are held here: a Comms Attack (Sat-Lock, Forward Observer) names a Camouflage
 marker but never an Impersonation marker (no Attacks against it); the search's three samplers
-(private.sample, markers.sample, hidden_deployment.sample) fill in one view together, never onto
-one cell, never from the truth."""
+(private.sample, markers.sample, hidden_deployment.sample) fill in one view together, never from
+the truth; a Lieutenant Order given from behind a marker folds after its reveal (a join bug fixed)."""
 
 from __future__ import annotations
 
@@ -62,10 +62,10 @@ def test_a_comms_attack_names_a_camouflage_marker_but_never_an_impersonation_mar
     assert standing > 100 and at_camo > 0 and at_imp == 0, (standing, at_camo, at_imp)
 
 
-def test_the_three_samplers_fill_in_one_view_together_never_on_one_cell():
+def test_the_three_samplers_fill_in_one_view_together():
     """From each side's view after deployment, a determinized world has the other side's Lieutenant
     among its candidates, each of its IMP markers paired with a distinct impersonator, its hidden unit
-    on a free cell of its zone, and no two standing units on one cell."""
+    on a cell of its zone, and no two units of the table on one cell."""
     checked = 0
     for seed in (2, 32):
         g = _game(seed).run(until=lambda g: g.state.round >= 1 and g.state.pending.kind == "act")
@@ -78,10 +78,11 @@ def test_the_three_samplers_fill_in_one_view_together_never_on_one_cell():
                 assert w.lieutenants[other] in w.lt_candidates[other]
                 paired = [u for m, u in w.imp_markers.items() if m.startswith(other + "-")]
                 assert all(isinstance(u, str) for u in paired) and len(set(paired)) == len(paired)
-                cells = [(u.x, u.y) for u in [*w.units.values(), *w.hidden.values()]
-                         if not u.dead and u.deployed and isinstance(u.x, int)]
+                # a hidden unit holds no cell (an enemy may move into it: hidden_deployment.py), so only the
+                # table's units are held to one a cell
+                cells = [(u.x, u.y) for u in w.units.values() if not u.dead and u.deployed and isinstance(u.x, int)]
                 assert len(cells) == len(set(cells)), (seed, side, k)
-                for u in w.hidden.values():
+                for u in (u for u in w.hidden.values() if u.side == other):
                     assert isinstance(u.x, int) and w.board.cells[u.y * w.board.width + u.x] == other
                 checked += 1
             assert isinstance(seen.lieutenants.get(other), Hidden)  # the view is left as it was
