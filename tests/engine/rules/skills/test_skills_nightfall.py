@@ -79,7 +79,7 @@ def test_the_three_samplers_fill_in_one_view_together():
                 paired = [u for m, u in w.imp_markers.items() if m.startswith(other + "-")]
                 assert all(isinstance(u, str) for u in paired) and len(set(paired)) == len(paired)
                 # a hidden unit holds no cell (an enemy may move into it: hidden_deployment.py), so only the
-                # table's units are held to one a cell
+                # table's units are held to one unit a cell
                 cells = [(u.x, u.y) for u in w.units.values() if not u.dead and u.deployed and isinstance(u.x, int)]
                 assert len(cells) == len(set(cells)), (seed, side, k)
                 for u in (u for u in w.hidden.values() if u.side == other):
