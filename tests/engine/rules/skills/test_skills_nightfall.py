@@ -40,26 +40,32 @@ def test_bots_play_nightfall_to_the_end_and_verify(names):
         assert any(isinstance(e, iev.ImpersonatorsAssigned) for e in events)
 
 
-def test_a_comms_attack_names_a_camouflage_marker_but_never_an_impersonation_marker():
+def test_no_attack_names_an_impersonation_marker_a_comms_attack_or_a_hidden_units_reveal():
     """Sat-Lock at a Camouflage marker is how it is Discovered; an Impersonation marker allows no
-    Attack (seed 003), Comms Attacks included: only Discover names it."""
-    at_camo = at_imp = standing = 0
-    for seed in range(12):
+    Attack (seed 003): no Comms Attack names it, and a hidden unit's reveal window on its Order
+    offers no reveal-and-shoot at it (only Discover names it)."""
+    from skirmish.engine.rules.skills.impersonation import is_marker
+
+    at_camo = at_imp = standing = windows = shots = 0
+    for seed in range(25):
         g = _game(seed)
         for _ in range(3000):
             p = g.state.pending
             if p is None:
                 break
             markers = {u for m, u in g.state.imp_markers.items() if m in g.state.imp_states}  # the truth names them by id
-            markers |= {m for m in g.state.imp_states}
             standing += bool(markers)
             for o in p.options:
                 if o[0] in COMMS:
                     at_imp += any(x in markers for x in o[1:])
                     at_camo += any(x in g.state.markers for x in o[1:])
+            if p.kind == "reveal" and p.side == "a" and is_marker(g.state, p.unit):
+                windows += 1
+                shots += sum(len(o) > 2 for o in p.options)
             g.step()
         assert g.state.pending is None, seed
     assert standing > 100 and at_camo > 0 and at_imp == 0, (standing, at_camo, at_imp)
+    assert windows > 0 and shots == 0, (windows, shots)
 
 
 def test_the_three_samplers_fill_in_one_view_together():
