@@ -88,7 +88,8 @@ def bundled(mission_id: str):
 MISSION_SET = [(m, bundled(m)) for m in ("ridge", "outpost", "snatch", "knives", "foundry")] + [
     ("foundry-capture", foundry_with_capture), ("knives-morale", knives_with_morale)]
 # the skills module's missions (seed 003, since 0.2.0), those the checkout the script runs from has
-SKILLS_MISSIONS = ("dropzone", "uplink", "landing", "holdout", "breach", "hangar", "cabal", "ambush", "masquerade")
+SKILLS_MISSIONS = ("dropzone", "uplink", "landing", "holdout", "breach", "hangar", "cabal", "ambush", "masquerade",
+                   "nightfall")
 MISSION_SET += [(m, bundled(m)) for m in SKILLS_MISSIONS if (MISSIONS / f"{m}.toml").exists()]
 # two games each keep the corpus small (about 2 MB a version): greedy against greedy, random against greedy
 GAMES = [("greedy", "greedy", 1), ("random", "greedy", 3)]

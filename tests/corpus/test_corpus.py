@@ -25,7 +25,7 @@ BUNDLED = sorted(p.stem for p in (CORPUS.parents[1] / "server" / "missions").glo
 # came with the skills module in 0.2.0; 0.2.0's games of them were recorded afterwards, by that engine)
 SINCE = {"dropzone": "0.2.0", "uplink": "0.2.0", "landing": "0.3.0", "holdout": "0.3.0", "breach": "0.3.0",
          "hangar": "0.3.0", "cabal": "0.3.0", "ambush": "0.3.0",
-         "masquerade": "0.3.0"}
+         "masquerade": "0.3.0", "nightfall": "0.3.0"}
 
 
 def _level(version: str) -> tuple[int, ...]:

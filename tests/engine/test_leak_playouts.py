@@ -14,6 +14,7 @@ PLAYOUTS = 1000
 def test_a_thousand_random_playouts_leak_nothing_that_a_module_declares_secret():
     hiding = hiding_missions()
     assert "knives" in hiding  # the challenges module's hidden hands, at least
+    assert "nightfall" in hiding  # every hidden thing of the skills module at once
     tally = check_playouts(jobs_for(hiding, PLAYOUTS, first_seed=1_000_000), rounds=1)
     assert tally.playouts == PLAYOUTS and set(tally.by_mission) == set(hiding)
     assert tally.leaks == [], tally.leaks[:5]

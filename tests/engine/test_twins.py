@@ -21,8 +21,10 @@ from skirmish.engine.mission import game_created
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.challenges import events as cev
 from skirmish.engine.rules.challenges.cards import DRAW
-from skirmish.engine.rules.skills.hd_parts import HiddenRevealed, CamouflageDiscovered
+from skirmish.engine.rules.skills.hd_parts import HiddenPlaced, HiddenRevealed, CamouflageDiscovered
 from skirmish.engine.rules.skills import imp_events as iev
+from skirmish.engine.rules.skills.events import LieutenantRevealed
+from skirmish.engine.rules.skills.impersonation import is_marker
 from skirmish.server import missions
 
 from tests.engine.leaks import play
@@ -217,6 +219,62 @@ def _masquerade(monkeypatch):
     return make
 
 
+def a_reveals_a_hidden_unit(state, e) -> bool:
+    """Side a's answer that reveals its hidden unit, or the reveal itself (side b's impersonators
+    deploy while it is hidden: their options must not step around its cell)."""
+    p = state.pending
+    return (isinstance(e, HiddenRevealed) and e.side == "a") or (
+        isinstance(e, ev.OptionChosen) and p is not None and p.kind == "reveal" and p.side == "a" and e.option[0] == "reveal")
+
+
+def _nightfall(uid: str, **fields):
+    """nightfall (every hidden thing at once) and its twin whose unit ``uid`` has ``fields`` otherwise."""
+    def prepare(monkeypatch):
+        created = game_created("g-nightfall", missions.load("nightfall"), "local", "")
+        twin = renamed(created, uid, **fields)
+        return lambda seed: (created, twin, None)
+
+    return prepare
+
+
+def nightfall_salt_twins(seed: int):
+    """nightfall and its twin in which side b's secrecy salt (nonce 0) fell otherwise: its
+    impersonators are paired with their markers otherwise."""
+    created = game_created("g-nightfall", missions.load("nightfall"), "local", "")
+    return created, (NonceDice(seed), NonceDice(seed, seed + 1, frozenset({0})))
+
+
+# seeds whose random play deploys both impersonators as markers, with twins pairing them otherwise
+NIGHTFALL_SEEDS = (2, 32, 57, 61)
+
+
+def a_marker_or_the_lieutenant_behind_it_is_revealed(state, e) -> bool:
+    """nightfall's b3 is a Lieutenant candidate: a Lieutenant Order from behind its marker reveals
+    which marker the Lieutenant is behind (the rules reveal the Lieutenant, by the name side a knows
+    it by), and so, with b3 chosen, which marker b3 is behind: the fact the salt twins differ in."""
+    return a_marker_is_revealed(state, e) or (
+        isinstance(e, LieutenantRevealed) and e.side == "b" and is_marker(state, e.unit))
+
+
+def _nightfall_markers(monkeypatch):
+    def make(seed):
+        created, dice = nightfall_salt_twins(seed)
+        return created, created, dice
+
+    return make
+
+
+NIGHTFALL = [Case("nightfall: which unit is in Hidden Deployment", _nightfall("b5", id="b0x", name="Someone Else"),
+                  b_reveals_a_hidden_unit, frames=40),
+             Case("nightfall: where side a's hidden unit stands", _nightfall("a4", x=0, y=1), a_reveals_a_hidden_unit,
+                  blind=("b", "spectator"), frames=40),
+             Case("nightfall: which unit is behind side b's Camouflage marker", _nightfall("b6", id="b0y", name="Someone Other"),
+                  lambda state, e: isinstance(e, CamouflageDiscovered) and e.side == "b", frames=40),
+             Case("nightfall: which unit is behind each Impersonation marker", _nightfall_markers,
+                  a_marker_or_the_lieutenant_behind_it_is_revealed,
+                  frames=200, seeds=NIGHTFALL_SEEDS)]
+
+
 CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
          _probe_case("breach"), _probe_case("hangar"),
          Case("ambush: which unit is in Hidden Deployment", _ambush(id="b0x", name="Someone Else"), b_reveals_a_hidden_unit,
@@ -225,7 +283,7 @@ CASES = [Case("knives: side b's hand", _knives, b_plays_a_card),
          Case("ambush: which unit is behind a Camouflage marker", _ambush("b5", id="b0y", name="Someone Other"),
               lambda state, e: isinstance(e, CamouflageDiscovered) and e.side == "b", frames=40),
          Case("masquerade: which unit is behind each marker", _masquerade, a_marker_is_revealed,
-              seeds=MASQUERADE_SEEDS[:4])]
+              seeds=MASQUERADE_SEEDS[:4])] + NIGHTFALL
 
 
 @pytest.mark.parametrize("seed", MASQUERADE_SEEDS)
@@ -247,3 +305,16 @@ def test_each_case_of_twins_gets_identical_frames_until_the_reveal(case, monkeyp
         t = play_twins(one, two, case.reveal, seed=seed, dice=dice, blind=case.blind)
         assert t.leak is None, (case.name, seed, t.leak)
         assert min(t.compared.values()) > case.frames and (t.revealed or t.ended)
+
+
+@pytest.mark.parametrize("seed", NIGHTFALL_SEEDS[:2])
+def test_nightfall_salt_twins_pair_the_markers_otherwise_beside_hidden_and_camouflaged_units(seed):
+    created, dice = nightfall_salt_twins(seed)
+    t = play_twins(created, created, a_marker_or_the_lieutenant_behind_it_is_revealed, seed=seed, dice=dice)
+    assert t.leak is None, (seed, t.leak)
+    pairs = [[e.units for e in g.log if isinstance(e, iev.ImpersonatorsAssigned)] for g in t.games]
+    assert pairs[0] != pairs[1] and sorted(pairs[0][0]) == sorted(pairs[1][0]) == ["b3", "b4"]
+    log, state = t.games[0].log, t.games[0].state
+    assert len([e for e in log if isinstance(e, iev.MarkerPlaced)]) == 2
+    # the other hidden things are in play beside them: both hidden snipers placed, both Camouflage markers on the table
+    assert {e.side for e in log if isinstance(e, HiddenPlaced)} == {"a", "b"} and len(state.markers) == 2

@@ -57,6 +57,29 @@ def _marker_discovered(s: State, e: ev.MarkerDiscovered) -> None:
     s.imp_states = {**s.imp_states, e.marker: "imp2"}
 
 
+# the skills fields naming units (skills/fields.py) that a view may have filled with a shadow's name
+# while the marker stood (a Lieutenant Order by a unit behind it, its Change Facing, ...); the sorted ones
+_NAMES = ("coordinated", "reacted", "infiltration_failed")
+_SORTED_NAMES = ("targeted", "possessed", "dogged", "unfazed", "guts_due")
+_PAIRS = ("metachemistry",)
+_SORTED_PAIRS = ("facings", "terrains")
+
+
+def rename_shadow(s: State, marker: str, uid: str) -> None:
+    """Every unit field of the skills state naming the shadow ``marker`` names ``uid`` instead (a
+    view's reveal; the search's sampler, skills/markers.py): a name left behind would point at no
+    unit, and a later event of that field (a Lieutenant Order) would fail to fold."""
+    one = lambda x: uid if x == marker else x  # noqa: E731
+    for f in _NAMES + _SORTED_NAMES:
+        names = tuple(one(x) for x in getattr(s, f))
+        setattr(s, f, tuple(sorted(names)) if f in _SORTED_NAMES else names)
+    for f in _PAIRS + _SORTED_PAIRS:
+        pairs = tuple((one(p[0]), *p[1:]) for p in getattr(s, f))
+        setattr(s, f, tuple(sorted(pairs)) if f in _SORTED_PAIRS else pairs)
+    if marker in s.lieutenants.values():
+        s.lieutenants = {side: one(x) if isinstance(x, str) else x for side, x in s.lieutenants.items()}
+
+
 def _revealed(s: State, e: ev.ImpersonationRevealed) -> None:
     known = s.imp_markers.get(e.marker)
     if known is None or (not isinstance(known, Hidden) and known != e.unit):
@@ -67,6 +90,7 @@ def _revealed(s: State, e: ev.ImpersonationRevealed) -> None:
         u.deployed, u.acted, u.prone = True, ghost.acted, ghost.prone
         if s.turn is not None and s.turn.unit == e.marker:
             s.turn.unit = e.unit
+        rename_shadow(s, e.marker, e.unit)
     if e.marker in s.imp_states or ghost is not None:
         u.x, u.y = e.x, e.y
     s.imp_markers = {**s.imp_markers, e.marker: e.unit}

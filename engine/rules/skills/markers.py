@@ -43,6 +43,7 @@ from skirmish.engine.base import Hidden
 from skirmish.engine.model import SIDES, State
 from skirmish.engine.rules.registry import ROLLS, Secret
 from skirmish.engine.rules.skills import deploy
+from skirmish.engine.rules.skills import imp_evolve
 from skirmish.engine.rules.skills import impersonation as imp
 from skirmish.engine.rules.skills.events import SkillRolled
 from skirmish.engine.rules.skills.frames import SkillRollFrame
@@ -234,3 +235,4 @@ def _unshadow(state: State, back: dict) -> None:
         state.pending = msgspec.structs.replace(p, unit=back.get(p.unit, p.unit), options=options)
     for m, uid in back.items():
         state.reacted_in = re.sub(rf"(?<![\w-]){re.escape(m)}(?![\w-])", uid, state.reacted_in)
+        imp_evolve.rename_shadow(state, m, uid)

@@ -1,6 +1,6 @@
 """Once through a real server (issue 15, "Hidden information, end to end"): games of missions that
 hide something (the challenges module's hands on knives; the skills module's units in Hidden
-Deployment on ambush; the probe module's unit, hidden under a
+Deployment on ambush, every hidden thing at once on nightfall; the probe module's unit, hidden under a
 handle, on ridge and breach), random players in both seats and a spectator over WebSockets, the
 SQLite store. Every raw frame each connection received is checked against the truth folded from
 the stored log (``frames_check.py``): each event and decision is exactly its view (nothing more
@@ -35,7 +35,8 @@ class Sendable(random.Random):
         return super().choice(plain or seq)
 
 
-CASES = [("knives", False), ("ridge", True), ("breach", True), ("ambush", False), ("masquerade", False)]
+CASES = [("knives", False), ("ridge", True), ("breach", True), ("ambush", False), ("masquerade", False),
+         ("nightfall", False)]
 
 
 @pytest.mark.parametrize("mission_id, probe", CASES)
