@@ -85,6 +85,19 @@ def check(spec, fail) -> None:
     terrain.check(spec, fail)
     pilots_mission.check(spec, fail)
     hd_mission.check(spec, fail)
+    _check_hidden_with_morale(spec, fail)
+
+
+def _check_hidden_with_morale(spec, fail) -> None:
+    """Impersonation beside the morale module is refused: a Command Token's re-roll of an
+    impersonator's secret deployment roll would show the roll (no redaction covers it yet)."""
+    if "morale" not in spec.mission.modules:
+        return
+    for i, u in enumerate(spec.units):
+        p = spec.profiles.get(u.profile)
+        if u.deploy and p is not None and any(str(k).startswith("impersonation") for k in p.skills):
+            fail(f"units[{i}].profile", "an impersonator that deploys cannot play beside the morale module: a "
+                                        "Command Token's re-roll would show its secret deployment roll")
 
 
 def _refuse_without(spec, fail) -> None:

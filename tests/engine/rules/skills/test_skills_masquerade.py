@@ -142,3 +142,18 @@ def test_verify_checks_the_hidden_parts_a_forged_pairing_of_markers_does_not_ver
     hashes = chain_hashes(result.game_id, data)
     bad = verify_log(result.game_id, [LoggedEvent(k + 1, d, h) for k, (d, h) in enumerate(zip(data, hashes))])
     assert not bad.ok and bad.bad_seq == i + 1
+
+
+def test_impersonators_beside_the_morale_module_are_refused_with_a_clear_error():
+    """A Command Token's re-roll (the morale module) of an impersonator's secret deployment roll has
+    no redaction, so the combination is refused when the mission is read, naming the unit."""
+    import re
+    from pathlib import Path
+    from skirmish.engine.errors import MissionError
+    from skirmish.engine.mission import parse_mission
+    text = Path(missions.__file__).with_name("masquerade.toml").read_text()
+    parse_mission(text)  # as bundled: accepted
+    text = re.sub(r'modules = \[([^\]]*)\]', lambda m: 'modules = [' + m.group(1) + ', "morale"]', text, count=1)
+    text = re.sub(r'(\[profiles\.[^\]]+\]\n)', r'\1endurance = 3\nmorale = 7\n', text)  # what morale asks of profiles
+    with pytest.raises(MissionError, match=r"units\[\d+\]\.profile: an impersonator that deploys cannot play beside the morale module"):
+        parse_mission(text)
