@@ -34,6 +34,8 @@ from typing import Iterable
 from skirmish.engine.mission import Mission
 from skirmish.engine.model import Option
 from skirmish.engine.rules.skills.comms import PROGRAMS
+from skirmish.engine.rules.skills.hd_parts import marker_handles
+from skirmish.engine.rules.skills.impersonation import marker_id
 from skirmish.engine.rules.skills.terrain import CHARS
 
 COUNT_MAX = 9
@@ -111,13 +113,9 @@ def impersonates(mission: Mission) -> bool:
 def markers(mission: Mission) -> tuple[str, ...]:
     """The ``marker`` domain: each Camouflage marker's handle ("camo-b1", in the mission's order of
     its side's markers) and, where a profile has Impersonation, ``MARKERS_MAX`` marker ids a side."""
-    out, count = [], {}
-    for u in mission.units:
-        if getattr(u, "camouflaged", False):
-            count[u.side] = count.get(u.side, 0) + 1
-            out.append(f"camo-{u.side}{count[u.side]}")
+    out = list(marker_handles(mission).values())  # a mission's units carry ``camouflaged`` as GameCreated's do
     if impersonates(mission):
-        out += [f"{side}-imp{k}" for side in ("a", "b") for k in range(1, MARKERS_MAX + 1)]
+        out += [marker_id(side, k) for side in ("a", "b") for k in range(1, MARKERS_MAX + 1)]
     return tuple(out)
 
 

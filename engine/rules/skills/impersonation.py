@@ -104,6 +104,11 @@ def marker_of(state: State, uid: str) -> str | None:
     return next((m for m, u in state.imp_markers.items() if u == uid), None)
 
 
+def marker_id(side: str, k: int) -> str:
+    """The public id of ``side``'s ``k``-th marker ("b-imp1"), which tells nothing of the unit."""
+    return f"{side}-imp{k}"
+
+
 def is_marker(state: State, uid: str) -> bool:
     """``uid`` is a marker on the table: a unit behind one, or a view's shadow (skills/imp_evolve.py)."""
     if not state.imp_states:
@@ -135,7 +140,7 @@ def on_game_start(ctx: Context) -> None:
             continue
         seed = hashlib.sha256(repr((tuple(s.secrecy_salt), side)).encode()).digest()
         random.Random(int.from_bytes(seed[:8], "big")).shuffle(ids)
-        markers = tuple(f"{side}-imp{k + 1}" for k in range(len(ids)))
+        markers = tuple(marker_id(side, k + 1) for k in range(len(ids)))
         ctx.emit(ImpersonatorsAssigned(side=side, markers=markers, units=tuple(ids)))
 
 
@@ -316,7 +321,7 @@ def act_regain(ctx: Context, unit: Unit, option: Option) -> None:
     """The Entire Order that regains IMP-1, carried out: the marker, and the activation ends
     (declared against an enemy in Hidden Deployment: skills/imp_regain.py)."""
     s = ctx.state
-    marker = marker_of(s, unit.id) or f"{unit.side}-imp{sum(1 for m in s.imp_markers if m[0] == unit.side) + 1}"
+    marker = marker_of(s, unit.id) or marker_id(unit.side, sum(1 for m in s.imp_markers if m[0] == unit.side) + 1)
     ctx.emit(MarkerPlaced(marker=marker, side=unit.side, unit=unit.id, x=unit.x, y=unit.y,
                           silhouette=unit.silhouette, why="regained"))
     ctx.rules.core.end_turn(ctx)
