@@ -93,9 +93,21 @@ async def _async(value):
     return value
 
 
+class PacedBot(RandomBot):
+    """A random bot that thinks ``PACE`` seconds (in a worker thread) before each answer: a game
+    then lasts ~20 s whatever the machine's speed, long enough to kill its owner more than once
+    (unpaced, a fast machine finished the games before the second kill)."""
+
+    PACE = 0.1
+
+    def choose(self, view, decision):
+        time.sleep(self.PACE)
+        return super().choose(view, decision)
+
+
 class Games:
-    """``n`` games of random bots through the proxy (so each seat lands on some node), recording
-    every event each seat was shown and the head hash each was told at the end."""
+    """``n`` games of paced random bots through the proxy (so each seat lands on some node),
+    recording every event each seat was shown and the head hash each was told at the end."""
 
     def __init__(self, cluster, n: int, seed: int = 0):
         self.cluster = cluster
@@ -121,12 +133,13 @@ class Games:
             held["a"] = s.game_id
             seated.set_result(s)
 
-        a = asyncio.create_task(run_bot(url, RandomBot(seed=i), mission="ridge", on_seated=on_seated,
-                                        on_update=self._recorder(lambda: (held["a"], "a"))))
+        a = asyncio.create_task(run_bot(url, PacedBot(seed=i), mission="ridge", on_seated=on_seated,
+                                        on_update=self._recorder(lambda: (held["a"], "a")),
+                                        think_in_thread=True))
         s = await seated
         self.ids.append(s.game_id)
-        b = run_bot(url, RandomBot(seed=10_000 + i), game_id=s.game_id,
-                    on_update=self._recorder(lambda: (s.game_id, "b")))
+        b = run_bot(url, PacedBot(seed=10_000 + i), game_id=s.game_id,
+                    on_update=self._recorder(lambda: (s.game_id, "b")), think_in_thread=True)
         return await asyncio.gather(a, b)
 
     async def check(self) -> None:
