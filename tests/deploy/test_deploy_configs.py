@@ -163,7 +163,7 @@ def test_prometheus_config_and_rules(tmp_path):
     folder = DEPLOY / "prometheus"
     ok(run([promtool, "check", "config", "prometheus.yml"], cwd=folder))
     out = ok(run([promtool, "check", "rules", "alerts.yml"], cwd=folder))
-    assert "5 rules found" in out
+    assert "6 rules found" in out
     ok(run([promtool, "test", "rules", "alerts_test.yml"], cwd=folder))  # each alert fires when it should
 
 
