@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import json
 import time
-from itertools import count, repeat
 from pathlib import Path
 from typing import Any
 
-from skirmish.server.store.sqlite_schema import INSERT_EVENT, INSERT_GAME, connect, create_schema
+from skirmish.server.store.sqlite_schema import INSERT_GAME, connect, create_schema
 
 from .config import TournamentError
 
@@ -42,6 +41,22 @@ CREATE TABLE IF NOT EXISTS tournament_results (
     record      TEXT    NOT NULL,
     recorded_at REAL    NOT NULL
 );
+"""
+
+HASH_BYTES = 32  # a chain hash: sha256 (skirmish.engine.log.chain_hash)
+
+# A game's events in one statement, cut by SQLite out of the worker's flat values (worker.Played):
+# ?2 every event's bytes one after another, ?3 the 32-byte chain hashes one after another, ?4 the
+# JSON array of where each event ends in ?2. substr() of a BLOB counts bytes and returns a BLOB:
+# the rows are the exact bytes executemany would bind, without ~1,000 bindings made in Python
+# (docs/decisions.md, "Tournament throughput"). An empty or misplaced event (end <= start) is left
+# out, and the caller checks the count of rows.
+INSERT_EVENTS = f"""
+INSERT INTO events (game_id, seq, data, hash)
+SELECT ?1, key + 1, substr(?2, start + 1, value - start), substr(?3, {HASH_BYTES} * key + 1, {HASH_BYTES})
+FROM (SELECT key, value, lag(value, 1, 0) OVER (ORDER BY key) AS start FROM json_each(?4))
+WHERE value > start
+ORDER BY key
 """
 
 
@@ -122,7 +137,9 @@ class TournamentDB:
 
         The events' chain hashes are the worker's ``MemoryStore``'s, computed by the store
         contract over the exact bytes (``skirmish verify`` recomputes them); here each game's
-        events are checked to be whole (one hash per event) and stored as they are.
+        events are stored as they are by one statement (``INSERT_EVENTS``: SQLite cuts the rows
+        out of the worker's flat values) and checked to be whole: one 32-byte hash per event,
+        every event non-empty, the last one ending at the end of the bytes, one row per event.
         """
         now = time.time()
         self.conn.execute("BEGIN IMMEDIATE")
@@ -130,11 +147,7 @@ class TournamentDB:
             for index, record, played in games:
                 game_id = record["id"]
                 if played is not None:
-                    if len(played.events) != len(played.hashes) or not played.events:
-                        raise TournamentError(f"game {game_id}: the worker sent {len(played.events)} events and "
-                                              f"{len(played.hashes)} hashes")
-                    self.conn.execute(INSERT_GAME, (game_id, played.created_at, played.meta, played.secret))
-                    self.conn.executemany(INSERT_EVENT, zip(repeat(game_id), count(1), played.events, played.hashes))
+                    self._insert_game(game_id, played)
                 self.conn.execute(
                     "INSERT INTO tournament_results (idx, game_id, record, recorded_at) VALUES (?, ?, ?, ?)",
                     (index, game_id, json.dumps(record, sort_keys=True), now))
@@ -142,3 +155,15 @@ class TournamentDB:
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
+
+    def _insert_game(self, game_id: str, played) -> None:
+        """The game's row and its events (in the open transaction)."""
+        n = len(played.ends)
+        if not n or len(played.hashes) != HASH_BYTES * n or played.ends[-1] != len(played.events):
+            raise TournamentError(f"game {game_id}: the worker sent {n} events ending at {played.ends[-1:]} in "
+                                  f"{len(played.events)} bytes and {len(played.hashes)} bytes of hashes")
+        self.conn.execute(INSERT_GAME, (game_id, played.created_at, played.meta, played.secret))
+        rows = self.conn.execute(INSERT_EVENTS, (game_id, played.events, played.hashes,
+                                                 json.dumps(played.ends))).rowcount
+        if rows != n:
+            raise TournamentError(f"game {game_id}: {n - rows} of its {n} events are empty or out of order")

@@ -242,7 +242,7 @@ def make_record(spec: GameSpec, played: Played, server: str | None) -> dict:
         "points": played.points,
         "forfeit": forfeit,
         "error": forfeit["error"] if forfeit else None,
-        "events": len(played.events) if not server else None,
+        "events": len(played.ends) if not server else None,
         "decisions": played.decisions,
         "duration": round(played.duration, 4),
         "think": {side: round(t, 4) for side, t in played.think.items()},

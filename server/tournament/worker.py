@@ -3,7 +3,11 @@
 **In process** (the default): the two guarded bots play with ``skirmish.server.match.play_match`` into
 a fresh ``MemoryStore``; the worker hands back the game's stored events (exact bytes and chain
 hashes), its header and secret, and the result. The parent process is the only writer of the
-tournament's SQLite store: it commits the game and its result together.
+tournament's SQLite store: it commits the game and its result together. The events travel as
+three flat values (every event's bytes one after another, where each ends, the 32-byte chain
+hashes one after another) rather than two lists of ~1,000 small ``bytes``: the parent stores
+them with one statement that SQLite splits (``db.py``), with no Python work per event, and
+pickling them is a copy (see docs/decisions.md, "Tournament throughput").
 
 **Through a server** (``--server URL``): two ``skirmish.bots.runner.run_bot`` clients, one creating
 the game on side a and one joining it on side b; the server keeps the log, the worker hands
@@ -25,6 +29,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import accumulate
 
 from .guard import Forfeit, GuardedBot
 from .schedule import GameSpec
@@ -46,9 +51,11 @@ class Played:
     duration: float  # wall seconds, creation to the end
     forfeit: dict | None = None  # Forfeit.as_dict()
     think: dict[str, float] = field(default_factory=dict)  # seconds each side spent in choose
-    # the stored game (in process only)
-    events: list[bytes] = field(default_factory=list)
-    hashes: list[bytes] = field(default_factory=list)
+    # the stored game (in process only): event seq i (1-based) is events[ends[i-2]:ends[i-1]] (from
+    # 0 for the first) with the chain hash hashes[32*(i-1):32*i]; the MemoryStore's exact bytes
+    events: bytes = b""
+    ends: list[int] = field(default_factory=list)
+    hashes: bytes = b""
     created_at: float = 0.0
     meta: bytes = b""
     secret: bytes = b""
@@ -120,7 +127,8 @@ async def _play_local(spec: GameSpec) -> Played:
         points=dict(outcome.points), decisions=sum(g.decisions for g in guards.values()), duration=duration,
         forfeit=forfeit.as_dict() if forfeit else None,
         think={side: g.think_time for side, g in guards.items()},
-        events=[s.data for s in stored], hashes=[s.hash for s in stored], created_at=info.created_at,
+        events=b"".join(s.data for s in stored), ends=list(accumulate(len(s.data) for s in stored)),
+        hashes=b"".join(s.hash for s in stored), created_at=info.created_at,
         meta=info.meta, secret=await store.load_secret(spec.game_id),
     )
 
