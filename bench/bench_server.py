@@ -45,6 +45,10 @@ neighbours move these figures by tens of percent (the ratio less so: both sides 
 machine alike). Each game phase also says how many frames and bytes the clients received per
 command: the server fans every command out as its events and the next decision to both seats.
 
+``skirmish serve`` runs on its default event loop (uvloop where installed) unless ``--server-loop``
+says otherwise; the echo server on the standard library's (``--echo-loop uvloop`` to put it on
+uvloop too, like with like).
+
 ``--profile FILE`` runs the server under pyinstrument (wall-clock sampling of the event loop
 thread; it slows the server, so use the figures of a run without it) and writes FILE (a
 pyinstrument session), FILE.txt (the call tree) and FILE.pstats, and prints the functions with
@@ -388,7 +392,7 @@ def print_games(r: dict, args, rss: bool = True) -> None:
 def phase_echo(args, tmp: Path, nofile: int) -> dict:
     print(f"\n[echo] websockets + msgpack echo server (bench/echo_server.py), {args.connections} connections, "
           f"closed loop", flush=True)
-    cmd = [PY, str(BENCH / "echo_server.py"), "--port", "0", "--codec", args.codec]
+    cmd = [PY, str(BENCH / "echo_server.py"), "--port", "0", "--codec", args.codec, "--loop", args.echo_loop]
     echo, url = start_server("echo server", cmd, tmp / "echo-server.log", nofile)
     try:
         r = run_phase("echo", "echo", url, echo, args, tmp, connections=args.connections)
@@ -408,6 +412,8 @@ def server_command(args, tmp: Path) -> tuple[list[str], dict | None, str]:
     serve = ["-m", "skirmish.server.cli", "serve", "--port", "0", "--db", str(tmp / "bench.sqlite"), *SERVER_LIMITS,
              "--log-level", args.server_log_level]
     serve += ["--compression", args.server_compression or args.compression]
+    if args.server_loop:
+        serve += ["--loop", args.server_loop]
     if args.profile:
         session = str(Path(args.profile).resolve())
         return [PY, "-m", "pyinstrument", "-r", "pyisession", "-o", session, *serve], None, "  [under pyinstrument]"
@@ -587,6 +593,10 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--server-compression", choices=["deflate", "none"], default=None,
                     help="skirmish serve --compression (default: as --compression, so that both servers "
                          "compress alike)")
+    ap.add_argument("--server-loop", choices=["uvloop", "asyncio"], default=None,
+                    help="skirmish serve --loop (default: serve's own default, uvloop where installed)")
+    ap.add_argument("--echo-loop", choices=["uvloop", "asyncio"], default="asyncio",
+                    help="the echo server's event loop (default asyncio: a bare websockets server as shipped)")
     ap.add_argument("--mission", default="ridge", help="a bundled mission (default ridge)")
     ap.add_argument("--phases", default=",".join(PHASES), help=f"comma-separated subset of {','.join(PHASES)}")
     ap.add_argument("--half-rate", type=float, default=0.0,
@@ -633,7 +643,7 @@ def main() -> int:
           f"{'protocol v1 pushes (--no-batch)' if args.no_batch else 'hello batch (one updates frame per command)'}, "
           f"warm-up {args.warmup:g} s + "
           f"{args.seconds:g} s measured per phase, {args.client_procs} load generator process(es), "
-          f"default asyncio loop")
+          f"event loop: echo {args.echo_loop}, skirmish serve {args.server_loop or 'its default (uvloop if installed)'}")
     print(f"  fd limit (RLIMIT_NOFILE soft/hard): this process {soft}/{hard} (wanted {nofile}); children get the "
           f"same, raised before exec if needed")
 

@@ -1,6 +1,6 @@
 """The baseline for ``bench/bench_server.py``: a bare ``websockets`` + MessagePack echo server.
 
-    python bench/echo_server.py [--port 0] [--codec msgpack|json]
+    python bench/echo_server.py [--port 0] [--codec msgpack|json] [--loop asyncio|uvloop]
 
 What a minimal MessagePack RPC server over WebSockets does and nothing more: for every frame it
 decodes the request (``msgpack``, the reference library; ``json`` with ``--codec json``), builds
@@ -9,7 +9,8 @@ and sends it back, awaiting the send. No game, no store, no log, no send queue. 
 runs with its defaults (keepalive pings every 20 s; permessage-deflate if the client offers it,
 which ``bench_server.py`` does only with ``--compression deflate``, when ``skirmish serve``
 accepts it too). Prints ``listening on ws://HOST:PORT`` once bound, like ``skirmish serve``; stops on
-SIGTERM or SIGINT.
+SIGTERM or SIGINT. ``--loop uvloop`` runs it on uvloop (default: the standard library's loop), to
+compare like with like when ``skirmish serve`` runs on uvloop.
 
 It imports nothing from skirmish.
 """
@@ -60,5 +61,12 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--codec", choices=["msgpack", "json"], default="msgpack")
+    ap.add_argument("--loop", choices=["asyncio", "uvloop"], default="asyncio")
     args = ap.parse_args()
-    asyncio.run(main(args.port, args.codec))
+    factory = None
+    if args.loop == "uvloop":
+        import uvloop
+
+        factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main(args.port, args.codec))

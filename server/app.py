@@ -162,7 +162,8 @@ class App:
                       db=str(store_path(c) or ":memory:") if self._owns_store else "(given)",
                       move_ms=c.move_ms, reserve_ms=c.reserve_ms, max_timeouts=c.max_timeouts,
                       max_frame=c.max_frame, rate=c.rate, burst=c.burst,
-                      compression=c.compression, hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout,
+                      compression=c.compression, loop=type(asyncio.get_running_loop()).__module__.split(".")[0],
+                      hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout,
                       connections_per_address=c.connections_per_address, games_per_minute=c.games_per_minute,
                       games_burst=c.games_burst)
         resuming = asyncio.create_task(self._resume_house_bots())  # (in the background: the server serves meanwhile)

@@ -334,7 +334,7 @@ async def cmd_serve(args) -> int:
             host=args.host, port=args.port, db=str(args.db) if args.db else None, move_ms=args.move_ms,
             reserve_ms=args.reserve_ms, max_timeouts=args.max_timeouts, max_frame=args.max_frame,
             rate=args.rate, burst=args.burst, log_level=args.log_level, compression=args.compression,
-            store_writer=args.store_writer, open_game_ttl=args.open_game_ttl, hello_timeout=args.hello_timeout,
+            store_writer=args.store_writer, loop=args.loop, open_game_ttl=args.open_game_ttl, hello_timeout=args.hello_timeout,
             idle_timeout=args.idle_timeout, connections_per_address=args.connections_per_address, games_per_minute=args.games_per_minute,
             games_burst=args.games_burst, list_limit=args.list_limit, house_bots=args.house_bots,
             tournaments=args.tournaments, nats=args.nats, node=args.node, lease_ttl=args.lease_ttl)
@@ -377,6 +377,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _loop_factory(args):
+    """``serve``'s event loop (``--loop``, else ``SKIRMISH_LOOP``, else uvloop where installed);
+    the standard library's (None) for every other command."""
+    if args.command != "serve":
+        return None
+    from skirmish.server.config import loop_factory
+
+    try:
+        return loop_factory(args.loop or os.environ.get("SKIRMISH_LOOP", ""))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     from skirmish.engine.errors import MissionError
     from skirmish.server.store import StoreError
@@ -384,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # (tournament: shown as the way to resume)
     try:
-        return asyncio.run(args.run(args))
+        with asyncio.Runner(loop_factory=_loop_factory(args)) as runner:
+            return runner.run(args.run(args))
     except (CliError, MissionError, StoreError) as exc:
         print(f"skirmish {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE

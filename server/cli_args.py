@@ -243,6 +243,9 @@ def add_serve(sub) -> argparse.ArgumentParser:
     p.add_argument("--store-writer", default=None, choices=WRITERS,
                    help="where the SQLite store writes: a child process (the default: the event loop keeps "
                         "the GIL to itself) or a thread of the server")
+    p.add_argument("--loop", default=None, choices=["uvloop", "asyncio"],
+                   help="the event loop: uvloop (the default where it is installed: less CPU per command) or "
+                        "the standard library's asyncio")
     p.add_argument("--open-game-ttl", type=float, default=None, metavar="SECONDS",
                    help="a game nobody joined expires this long after it was created, recorded in its log "
                         "(default: 3600; 0 never)")

@@ -21,6 +21,10 @@ Defaults, and why:
 - ``open_game_ttl`` 3600 s: a game nobody joined (it has not started) expires an hour after it
   was created: ``GameCancelled`` with reason "expired" ends it in its log, which then verifies
   like any finished game (its server seed revealed). 0: open games never expire.
+- ``loop`` "uvloop" where it is installed (a dependency on Linux and macOS), else "asyncio": the
+  event loop ``skirmish serve`` runs on. uvloop's sockets, transports and callbacks are C code
+  (libuv): the same server spends less CPU per command on it (docs/decisions.md). "asyncio"
+  runs the standard library's loop.
 - ``send_buffer`` 4 MiB: what may wait in one connection's send queue. A reader that falls
   further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
 
@@ -48,6 +52,25 @@ from typing import Mapping
 from skirmish.server.store.sqlite import WRITERS
 
 ENV_PREFIX = "SKIRMISH_"
+LOOPS = ("uvloop", "asyncio")  # skirmish serve's event loop (``loop``; ``loop_factory``)
+
+
+def loop_factory(loop: str):
+    """The event loop factory ``skirmish serve`` runs on: uvloop's, the standard library's (None),
+    or for "" uvloop's where it is installed. ValueError for "uvloop" where it is not, and for
+    anything else."""
+    if loop not in ("", *LOOPS):
+        raise ValueError(f"loop is one of {', '.join(LOOPS)}, not {loop!r}")
+    if loop == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if loop == "uvloop":
+            raise ValueError("loop 'uvloop': uvloop is not installed here (pip install uvloop; "
+                             "or --loop asyncio)") from None
+        return None
+    return uvloop.new_event_loop
 MEMORY = (":memory:", "memory:")  # ``db`` values that select the in-memory store
 
 
@@ -78,6 +101,7 @@ class ServerConfig:
     log_level: str = "info"
     compression: str = "none"  # permessage-deflate offered by clients: "deflate" accepts it, "none" declines
     store_writer: str = "process"  # the SQLite store's writer: in a child "process" or a "thread"
+    loop: str = ""  # the event loop of skirmish serve: "uvloop" or "asyncio" ("": uvloop if installed)
     open_game_ttl: float = 3600.0  # seconds after which a game nobody joined expires (0: never)
     house_bots: str = ""  # bots the server hosts for the web client, e.g. "random,greedy,mcts" (server/housebots.py)
     tournaments: str = ""  # tournament output folders (comma-separated) whose report.html the web client lists
@@ -111,6 +135,8 @@ class ServerConfig:
             raise ValueError(f"games_burst must be >= 1, not {self.games_burst}")
         if self.compression not in ("deflate", "none"):
             raise ValueError(f"compression is 'deflate' or 'none', not {self.compression!r}")
+        if self.loop not in ("", *LOOPS):
+            raise ValueError(f"loop is one of {', '.join(LOOPS)}, not {self.loop!r}")
         if self.store_writer not in WRITERS:
             raise ValueError(f"store_writer is one of {', '.join(WRITERS)}, not {self.store_writer!r}")
         if self.max_frame < 1 or self.ws_max_size < self.max_frame:

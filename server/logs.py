@@ -6,13 +6,21 @@ What never is: seat tokens and server seeds. No code here sees them, and the pla
 them (``skirmish.server.lobby``) log only the game and the seat.
 
 ``websockets``' own log records (stdlib ``logging``) are turned into the same JSON lines.
+
+A line costs its command little (docs/decisions.md, "A command's CPU"): the timestamp's date and
+time of day are formatted once a second, and the line is encoded by msgspec (C code) rather than
+``json.dumps``; a value msgspec cannot encode makes the line fall back to ``json.dumps`` with
+``repr`` for what JSON has no type for, as structlog's own renderer does.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
+import time
 
+import msgspec
 import structlog
 
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
@@ -53,6 +61,28 @@ class _ToStructlog(logging.Handler):
         return logging.Formatter().formatException(exc_info)
 
 
+_JSON = msgspec.json.Encoder()
+_second: list = [-1, ""]  # the last whole second stamped, and its "YYYY-MM-DDTHH:MM:SS" (UTC)
+
+
+def stamp(_logger, _method: str, event_dict: dict) -> dict:
+    """``timestamp``: ISO 8601 in UTC with microseconds, e.g. ``2026-11-27T07:36:36.640495Z``."""
+    now = time.time()
+    second = int(now)
+    if second != _second[0]:
+        _second[0], _second[1] = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    event_dict["timestamp"] = f"{_second[1]}.{int((now - second) * 1e6):06d}Z"
+    return event_dict
+
+
+def render(_logger, _method: str, event_dict: dict) -> str:
+    """The event as one line of JSON."""
+    try:
+        return _JSON.encode(event_dict).decode()
+    except (TypeError, ValueError, OverflowError):  # a value JSON has no type for: its repr
+        return json.dumps(event_dict, default=repr)
+
+
 def configure_logging(level: str = "info") -> None:
     """JSON lines on stderr at ``level`` (debug, info, warning, error), for structlog and websockets."""
     if level not in LEVELS:
@@ -60,9 +90,9 @@ def configure_logging(level: str = "info") -> None:
     structlog.configure(
         processors=[
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            stamp,
             structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
+            render,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level]),
         logger_factory=_factory,

@@ -91,14 +91,20 @@ class ServerMetrics:
         r.register(_Gauges(sample))
         ProcessCollector(registry=r)
         self.ready_checks: dict[str, Callable[[], Awaitable[None]]] = {}
+        self._children: dict[tuple, tuple] = {}  # (type, outcome, code) -> (counter, histogram): labels() once
 
     def command(self, request, received: float, code: str = "", failed: bool = False) -> None:
         """Count a command the lobby handled (``code``: its error's, "" if acked)."""
-        kind = COMMAND_TYPES[type(request)]
         outcome = "failed" if failed else "refused" if code else "ok"
-        self.commands.labels(kind, outcome, code).inc()
+        key = (type(request), outcome, code)
+        children = self._children.get(key)
+        if children is None:  # (prometheus-client's labels() checks and locks: once per label set, not per command)
+            kind = COMMAND_TYPES[type(request)]
+            children = self._children[key] = (self.commands.labels(kind, outcome, code),
+                                              self.command_seconds.labels(kind))
+        children[0].inc()
         if outcome == "ok":
-            self.command_seconds.labels(kind).observe(max(0.0, time.perf_counter() - received))
+            children[1].observe(max(0.0, time.perf_counter() - received))
 
     async def exposition(self, closing: bool) -> bytes:
         self.ready.set(0 if await self.readiness(closing) else 1)

@@ -83,6 +83,9 @@ class CreateGame:
         self.events = events
         self.command_id = command_id
 
+    def __reduce__(self):  # sent to the writer process: slots' default pickling is slow
+        return CreateGame, (self.game_id, self.meta, self.secret, self.events, self.command_id)
+
     def apply(self, w: Writer, batch: Batch) -> CreateResult:
         game_id, command_id = self.game_id, self.command_id
         if command_id is not None:
@@ -116,6 +119,9 @@ class Append:
         self.events = events
         self.command_id = command_id
 
+    def __reduce__(self):  # one per command to the writer process: 0.3 us instead of 3.5 (slots' default)
+        return Append, (self.game_id, self.expected_seq, self.events, self.command_id)
+
     def apply(self, w: Writer, batch: Batch) -> AppendResult:
         game_id, command_id = self.game_id, self.command_id
         if command_id is not None:
@@ -148,6 +154,9 @@ class SaveSnapshot:
         self.game_id = game_id
         self.seq = seq
         self.data = data
+
+    def __reduce__(self):
+        return SaveSnapshot, (self.game_id, self.seq, self.data)
 
     def apply(self, w: Writer, batch: Batch) -> None:
         check_snapshot(self.game_id, self.seq, w.head(self.game_id).seq)
