@@ -9,10 +9,7 @@ encoded frames into the connection's queue (``push``), and one writer task per c
 drains it into the socket. The queue is bounded in bytes (``ServerConfig.send_buffer``): a
 reader that falls that far behind is disconnected with close code 1008 (policy violation,
 reason "send queue overflow") and can resume its games later. One slow reader never stalls a
-game. A frame pushed while nothing waits (the queue empty, the socket's write buffer empty, the
-connection open) is written at once instead, through the connection's sans-I/O protocol and its
-transport, as ``websockets``' own ``send`` would write it: the kernel takes it or asyncio buffers
-it, and no task has to wake up for it (docs/decisions.md, "A command's CPU").
+game.
 
 **Rate limit** (in the session). A token bucket per connection (``rate`` tokens per second,
 ``burst`` at most): each message takes one token, a message without one is answered
@@ -26,7 +23,6 @@ from collections import deque
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
 from skirmish.protocol.codec import Codec
 from skirmish.server.session import ServerSession, TokenBucket
@@ -94,28 +90,10 @@ class Connection:
             self.log.warning("connection.overflow", conn=self.id, queued=self._queued, limit=self.send_buffer)
             self.close_soon(OVERFLOW_CODE, "send queue overflow: resume later")
             return
-        if not self._queue and self._write_now(frame):
-            return
         self._queue.append(frame)
         self._queued += size
         self._drained.clear()
         self._wake.set()
-
-    def _write_now(self, frame: bytes | str) -> bool:
-        """Write ``frame`` at once if nothing waits before it (True), else leave it to the writer task."""
-        ws = self.ws
-        transport = ws.transport
-        if ws.protocol.state is not State.OPEN or transport.is_closing() or transport.get_write_buffer_size():
-            return False
-        if isinstance(frame, str):
-            ws.protocol.send_text(frame.encode())
-        else:
-            ws.protocol.send_binary(frame)
-        for data in ws.protocol.data_to_send():
-            if data:  # (b"" would be an end of file: only after a close frame, never when open)
-                transport.write(data)
-        self.sent += 1
-        return True
 
     async def _write(self) -> None:
         try:
