@@ -32,6 +32,7 @@ class ClusterHouse:
         self.house = house
         self.log = log
         house.router = self.invite
+        self.suspended: set[str] = set()  # games whose bot stopped while their lease went unrenewed
 
     # -- ownership changes ---------------------------------------------------------------------
 
@@ -39,13 +40,14 @@ class ClusterHouse:
         """``actor``'s game is this node's now: its hosted bot, if it has one, plays here. A game taken
         over (epoch > 1) gets it a third of the lease's TTL later: an old owner that is alive but
         was late renewing has stopped its own by then (``Node._deadlines``, ``Node._renewer``)."""
-        if actor.state.outcome is not None or actor.game_id in self.house.games:
+        stopping = actor.game_id in self.house.stopping
+        if actor.state.outcome is not None or (actor.game_id in self.house.games and not stopping):
             return
         held = [(seat, name[6:]) for seat, name in actor.state.seats.items() if name.startswith("house ")]
         if not held:
             return
         epoch = self.node.held.get(actor.game_id)
-        if epoch is not None and epoch > 1:
+        if (epoch is not None and epoch > 1) or stopping:
             self.node._spawn(self._later(actor, *held[0], epoch))
         else:
             self._start(actor, *held[0])
@@ -76,8 +78,25 @@ class ClusterHouse:
             return
         self.log.info("house_bot.resume", game=actor.game_id, seat=seat, bot=name)
 
+    def unrenewed(self, game_id: str) -> None:
+        """The game's lease may expire before this node renews it: its bot stops meanwhile."""
+        if game_id in self.suspended or game_id not in self.house.games:
+            return
+        self.suspended.add(game_id)
+        self.log.warning("house_bot.suspended", game=game_id, why="its lease is not renewed in time")
+        self.node._spawn(self.house.stop(game_id))
+
+    def renewed(self, games: set[str]) -> None:
+        """The leases of ``games`` were renewed: a bot suspended meanwhile plays again."""
+        for game_id in games & self.suspended:
+            self.suspended.discard(game_id)
+            actor = self.node.lobby.actors.get(game_id)
+            if actor is not None and actor.owner:
+                self.owned(actor)
+
     def disowned(self, game_id: str) -> None:
         """The game is not this node's any more: its bot here stops (the new owner starts its own)."""
+        self.suspended.discard(game_id)
         if game_id in self.house.games:
             self.node._spawn(self.house.stop(game_id))
 

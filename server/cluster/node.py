@@ -118,6 +118,7 @@ class Node:
         except Exception as exc:  # noqa: BLE001 - (nats-py raises several kinds): said, not a traceback
             raise StoreError(f"cannot reach NATS at {self.config.nats}: {type(exc).__name__}: {exc}") from None
         await self.nc.subscribe(f"{self.prefix}.ev", cb=self._on_events)
+        await self.nc.subscribe(f"{self.prefix}.seat", cb=self._on_seat)
         for loop in (self._publisher, self._renewer, self._taker, self._deadlines):
             self._tasks.append(asyncio.create_task(loop(), name=f"cluster-{loop.__name__}"))
         self.log.info("cluster.joined", nats=self.config.nats, lease_ttl=self.ttl, prefix=self.prefix)
@@ -261,21 +262,23 @@ class Node:
             for game_id in fresh:
                 if self.held.get(game_id) == held[game_id]:
                     self.until[game_id] = sent + self.ttl
+            if self.house is not None:
+                self.house.renewed(fresh)
             for game_id, epoch in held.items():
                 if game_id not in still and self.held.get(game_id) == epoch:
                     self._lost(game_id)
 
     async def _deadlines(self) -> None:
-        """A lease this node could not renew in time counts as lost a fifth of its TTL before it can
-        have expired: the game's actor becomes a replica and its hosted bot stops, before another
-        node can take the game (and start its own bot). (A node whose renewals are only slow takes
-        the game again later, with the next epoch.)"""
+        """A game whose lease this node could not renew in time stops its hosted bot a fifth of the
+        TTL before the lease can have expired, so that another node taking the game never finds it
+        still playing (``ClusterHouse.unrenewed``; the bot plays again once a renewal succeeds)."""
         while True:
             await asyncio.sleep(self.ttl / 10)
+            if self.house is None:
+                continue
             now = asyncio.get_running_loop().time()
             for game_id in [g for g in self.held if now > self.until.get(g, now) - self.ttl / 5]:
-                self.log.warning("lease.unrenewed", game=game_id, late=round(now - self.until[game_id], 3))
-                self._lost(game_id)
+                self.house.unrenewed(game_id)
 
     async def _taker(self) -> None:
         """Take over the games whose owner's lease expired (it died, or was paused past its TTL)."""
@@ -335,6 +338,22 @@ class Node:
         actor = self.lobby.actors.get(game_id) if self.lobby else None
         if actor is not None and not actor.owner:
             actor._post(actor.absorb, first_seq, datas, head_hash)
+
+    def publish_seat(self, game_id: str, seat: str, conn_id: int, stamp: float) -> None:
+        """A connection of this node resumed ``seat``: the other nodes' older ones let go of it."""
+        data = msgspec.msgpack.encode((game_id, seat, self.name, conn_id, stamp))
+        self._spawn(self._publish(f"{self.prefix}.seat", data))
+
+    async def _publish(self, subject: str, data: bytes) -> None:
+        try:
+            await self.nc.publish(subject, data)
+        except Exception as exc:  # noqa: BLE001 - the older connection keeps the seat until it closes
+            self.log.warning("seat.publish_failed", problem=str(exc))
+
+    async def _on_seat(self, msg) -> None:
+        game_id, seat, node, _conn, stamp = msgspec.msgpack.decode(msg.data)
+        if node != self.name and self.lobby is not None:
+            self.lobby.seat_elsewhere(game_id, seat, node, stamp)
 
     async def forward(self, game_id: str, request: dict) -> dict | None:
         """Run ``request`` on the game's owner; its reply. None: nobody owned the game, and this node
