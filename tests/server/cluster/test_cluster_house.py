@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import time
 import urllib.request
 
@@ -18,7 +19,10 @@ from skirmish.bots.runner import run_bot
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import GameEnded, OptionChosen, Resigned, SeatTaken
 
-from tests.server.cluster.test_cluster import PacedBot, _kill_owner
+from skirmish.protocol import messages as m
+
+from tests.server.cluster.test_cluster import PacedBot, _async, _kill_owner, until
+from tests.server.net.helpers import RawClient, play
 
 pytestmark = pytest.mark.postgres
 
@@ -203,3 +207,34 @@ async def test_a_rolling_restart_moves_the_hosted_bots_with_their_games(cluster)
     print("games handed over", handed, "bots resumed", resumed(cluster.nodes))
     assert resumed(cluster.nodes) >= 1
     assert not bots_started_without_a_lease(cluster.nodes)
+
+
+async def test_an_invitation_on_another_node_starts_the_bot_on_the_owner_and_its_successor_resumes_it(cluster):
+    cluster.extra = ("--house-bots", "random")
+    await cluster.start(("n1", "n2"))
+    n1, n2 = cluster.node("n1"), cluster.node("n2")
+    player = await RawClient.open(n1.url, name="p")
+    seated = await player.call(m.CreateGame(mission="ridge", seat="a"))  # n1 owns the game
+    game = seated.game_id
+    # the invitation reaches n2, which forwards it to n1: the bot is n1's subprocess
+    url = n2.url.replace("ws://", "http://") + f"/api/games/{game}/house-bot?bot=random"
+    request = urllib.request.Request(url, headers={"X-Skirmish-Token": seated.token})
+    reply = await asyncio.to_thread(lambda: json.loads(urllib.request.urlopen(request, timeout=20).read()))
+    assert reply == {"game_id": game, "bot": "random", "joining": True}
+    await until(lambda: _async([r for r in n1.events("house_bot.start") if r["game"] == game]), what="n1's bot")
+    assert not n2.events("house_bot.start")
+    rng = random.Random(9)
+    await play(player, game, "a", rng=rng, stop=lambda d: d.decision.id >= 6)
+    assert len(hosted_bots({game})[game]) == 1
+    n1.kill()  # its bot goes with it; n2 takes the game over and starts the bot again there
+    await until(lambda: _async(not hosted_bots({game})), what="n1's bot gone")
+    again = await RawClient.open(n2.url, name="p2")
+    assert isinstance(await again.call(m.Resume(game_id=game, token=seated.token, last_seq=0)), m.Seated)
+    resumed = await until(lambda: _async([r for r in n2.events("house_bot.start") if r["game"] == game]),
+                          what="n2's bot")
+    assert resumed[0]["resume"] is True
+    [(pid, parent)] = hosted_bots({game})[game]
+    assert parent == n2.proc.pid
+    over = await play(again, game, "a", rng=rng)
+    assert not over.forfeit and "forfeit" not in over.outcome.reason, over
+    await cluster.verify([game])
