@@ -21,6 +21,7 @@ from skirmish.engine.events import GameEnded, OptionChosen, Resigned, SeatTaken
 
 from skirmish.protocol import messages as m
 
+from tests.server.cluster.conftest import Node
 from tests.server.cluster.test_cluster import PacedBot, _async, _kill_owner, until
 from tests.server.net.helpers import RawClient, play
 
@@ -238,3 +239,25 @@ async def test_an_invitation_on_another_node_starts_the_bot_on_the_owner_and_its
     over = await play(again, game, "a", rng=rng)
     assert not over.forfeit and "forfeit" not in over.outcome.reason, over
     await cluster.verify([game])
+
+
+async def test_a_node_that_does_not_host_the_bot_says_so_when_it_takes_the_game(cluster):
+    cluster.extra = ("--house-bots", "random")
+    await cluster.start(("n1",))
+    plain = Node(cluster, "n2")  # no --house-bots
+    plain.stopped = False
+    cluster.nodes.append(plain)
+    await plain.started(timeout=60)
+    n1 = cluster.node("n1")
+    player = await RawClient.open(n1.url, name="p")
+    seated = await player.call(m.CreateGame(mission="ridge", seat="a"))
+    game = seated.game_id
+    url = n1.url.replace("ws://", "http://") + f"/api/games/{game}/house-bot?bot=random"
+    request = urllib.request.Request(url, headers={"X-Skirmish-Token": seated.token})
+    await asyncio.to_thread(lambda: urllib.request.urlopen(request, timeout=20).read())
+    await play(player, game, "a", rng=random.Random(2), stop=lambda d: d.decision.id >= 3)
+    n1.kill()
+    warned = await until(lambda: _async([r for r in plain.events("house_bot.not_hosted") if r["game"] == game]),
+                         what="n2's warning")
+    assert warned[0]["bot"] == "random" and "does not host bot 'random'" in warned[0]["problem"], warned
+    assert not plain.events("house_bot.start") and not hosted_bots({game})
