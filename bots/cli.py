@@ -34,6 +34,9 @@ def add_commands(sub) -> None:
                         "anyone else who joins gets lobby.seat_reserved")
     p.add_argument("--resume", action="store_true",
                    help="with --game: resume the seat whose token is in $SKIRMISH_SEAT_TOKEN instead of joining")
+    p.add_argument("--parent-pid", type=int, default=0, metavar="PID",
+                   help="exit when process PID, this bot's parent, is gone (a server's hosted bot: it never "
+                        "outlives its server, which another node may replace; skirmish.bots.parent)")
     p.add_argument("--seed", type=int, default=None, help="the bot's random seed (reproducible choices)")
     p.add_argument("--codec", choices=["msgpack", "json"], default="msgpack", help="wire codec (default: msgpack)")
     p.add_argument("--name", default=None, help="the player name the server records (default: the strategy)")
@@ -104,6 +107,10 @@ async def cmd_bot(args: argparse.Namespace) -> int:
         return await cmd_forever(args)
     if args.reserve_for and not args.create:
         return fail("--reserve-for goes with --create")
+    if args.parent_pid:
+        from skirmish.bots.parent import exit_with_parent
+
+        exit_with_parent(args.parent_pid)
     try:
         bot = make_bot(args.strategy, args.seed)
     except ValueError as exc:

@@ -208,6 +208,10 @@ class Client(Transport):
         retried = False
         while True:
             self._check_not_over(game_id)
+            if self.auto_reconnect and not self._closed and not self.connected:
+                # reconnecting: the command waits for the seat's resume (sent first, it would reach
+                # a connection that holds no seat yet: auth.not_seated)
+                await self.wait_connected()
             try:
                 ack = await self._call(cmd)
                 return ack.seq

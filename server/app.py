@@ -141,7 +141,10 @@ class App:
             from skirmish.server.cluster.lobby import ClusterLobby
             from skirmish.server.cluster.node import Node
 
+            from skirmish.server.cluster.house import ClusterHouse
+
             self.node = Node(c, self.store, self.log, self.metrics)
+            self.node.house = ClusterHouse(self.node, self.house, self.node.log)
             self.lobby = ClusterLobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log, self.node,
                                       admit_creation=self._take_creation)
             await self.node.start(self.lobby)
@@ -173,7 +176,8 @@ class App:
 
     async def _resume_house_bots(self) -> None:
         """The hosted bots of the games a restart interrupted play on (``HouseBots.resume_all``).
-        Not on one node of several: it cannot tell which node's bots stopped (docs/store.md)."""
+        Not on one node of several: there the owner of a game runs its bot, started when the node
+        takes the game (``skirmish.server.cluster.house``); a restarted node owns nothing yet."""
         if self.node is not None:
             return
         try:

@@ -441,7 +441,7 @@ class WebApi:
         if actor.state.started or len(actor.state.seats) >= 2:
             raise HttpError(409, "the game has no free seat")
         try:
-            self.house.start(game_id, name)
-        except RuntimeError as exc:
-            raise HttpError(503, str(exc)) from None
+            await self.house.invite(game_id, name)  # (several nodes: on the game's owner)
+        except (RuntimeError, ProtocolError) as exc:
+            raise HttpError(503, getattr(exc, "message", None) or str(exc)) from None
         return json_response({"game_id": game_id, "bot": name, "joining": True})

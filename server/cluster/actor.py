@@ -57,6 +57,7 @@ class ClusterActor(GameActor):
     async def boot(self) -> None:
         if self.owner:
             await super().boot()
+            self.node.owned(self)  # (its hosted bot, if it has one, plays on this node)
         else:
             self._after(())
 
@@ -167,6 +168,7 @@ class ClusterActor(GameActor):
         # job queued before, goes to the database and is refused there, LeaseLost with that epoch)
         if self.owner:
             self.owner = False
+            self.node.disowned(self.game_id)
             self._cancel_timer()
             if self._expiry is not None:
                 self._expiry.cancel()

@@ -14,6 +14,9 @@ makes this node take the lease and run it itself.
 
 from __future__ import annotations
 
+import time
+import weakref
+
 from skirmish.protocol import messages as m
 from skirmish.protocol.errors import ProtocolError
 from skirmish.server.actor import GameActor
@@ -31,6 +34,7 @@ class ClusterLobby(Lobby):
         super().__init__(store, config, log, admit_creation=admit_creation)
         self.node = node
         self._claims: dict[str, int | None] = {}
+        self._since: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # conn -> {game: when it resumed}
 
     def _new_actor(self, game: LiveGame, **kw) -> GameActor:
         owner = self._claims.get(game.game_id) is not None
@@ -60,7 +64,10 @@ class ClusterLobby(Lobby):
             if not actor.owner and seen > actor.state.seq:
                 await actor.call(actor.sync)
         if not isinstance(request, FORWARDED):
-            return await super().handle(conn, request, received)
+            await super().handle(conn, request, received)
+            if isinstance(request, m.Resume) and conn.roles.get(request.game_id) in SEATS:
+                self._resumed(conn, request.game_id, conn.roles[request.game_id])
+            return
         for _ in range(4):
             actor = await self.get(request.game_id)
             if actor.owner or actor.state.outcome is not None:
@@ -71,6 +78,30 @@ class ClusterLobby(Lobby):
             if await self._forward(conn, actor, request):
                 return
         raise ProtocolError("server.unavailable", f"game {request.game_id} is moving between nodes; try again")
+
+    # -- one connection per seat, across the nodes ---------------------------------------------------
+
+    def _resumed(self, conn, game_id: str, seat: str) -> None:
+        """``conn`` resumed ``seat``: an older connection holding it on another node lets go (on this
+        node ``GameActor.watch`` saw to it)."""
+        stamp = time.time()
+        self._since.setdefault(conn, {})[game_id] = stamp
+        self.node.publish_seat(game_id, seat, conn.id, stamp)
+
+    def seat_elsewhere(self, game_id: str, seat: str, node: str, stamp: float) -> None:
+        """Another node's connection resumed ``seat`` at ``stamp`` (its wall clock)."""
+        actor = self.actors.get(game_id)
+        if actor is not None:
+            actor._post(self._let_go, actor, seat, node, stamp)
+
+    async def _let_go(self, actor: ClusterActor, seat: str, node: str, stamp: float) -> None:
+        for other, viewer in list(actor.watchers.items()):
+            # (a connection that resumed the seat here after that one did keeps it)
+            if viewer == seat and self._since.get(other, {}).get(actor.game_id, 0.0) < stamp:
+                actor.detach(other, idle_check=False)
+                other.error("auth.not_seated", f"seat {seat} of game {actor.game_id} was resumed on another "
+                                               f"connection (node {node})")
+                self.log.info("seat.resumed_elsewhere", game=actor.game_id, seat=seat, conn=other.id, node=node)
 
     async def _forward(self, conn, actor: ClusterActor, request) -> bool:
         """Run ``request`` on the owner; False if this node took the lease meanwhile (run it here)."""

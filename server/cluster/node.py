@@ -92,6 +92,9 @@ class Node:
         self.prefix = f"skirmish.{store.schema}"
         self.leases = Leases(store, self.name, self.ttl)
         self.held: dict[str, int] = {}  # the leases this node renews: game -> epoch
+        # game -> when (loop time) its lease expires at the earliest: ttl after the take or renewal
+        # that last succeeded was sent (the database's own clock starts it later, never earlier)
+        self.until: dict[str, float] = {}
         self.fences: dict[str, int] = {}  # the epochs its appends carry (the last one, also once lost)
         store.fences = self.fences
         self._cmd_subs: dict[str, object] = {}
@@ -101,6 +104,7 @@ class Node:
         self.lobby = None
         self.nc = None
         self._claiming: dict[str, asyncio.Task] = {}
+        self.house = None  # the hosted bots (skirmish.server.cluster.house.ClusterHouse), set by the App
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -114,7 +118,8 @@ class Node:
         except Exception as exc:  # noqa: BLE001 - (nats-py raises several kinds): said, not a traceback
             raise StoreError(f"cannot reach NATS at {self.config.nats}: {type(exc).__name__}: {exc}") from None
         await self.nc.subscribe(f"{self.prefix}.ev", cb=self._on_events)
-        for loop in (self._publisher, self._renewer, self._taker):
+        await self.nc.subscribe(f"{self.prefix}.seat", cb=self._on_seat)
+        for loop in (self._publisher, self._renewer, self._taker, self._deadlines):
             self._tasks.append(asyncio.create_task(loop(), name=f"cluster-{loop.__name__}"))
         self.log.info("cluster.joined", nats=self.config.nats, lease_ttl=self.ttl, prefix=self.prefix)
 
@@ -130,6 +135,8 @@ class Node:
     async def hand_over(self) -> None:
         """SIGTERM: every owned game's queued jobs finish, then its lease goes to another node."""
         self.leaving = True
+        if self.house is not None:
+            await self.house.leave()  # its hosted bots first: the games' next owners start theirs
         handed = 0
         for game_id, epoch in list(self.held.items()):
             actor = self.lobby.actors.get(game_id) if self.lobby else None
@@ -140,6 +147,7 @@ class Node:
                     pass
             await self._unsubscribe(game_id)
             self.held.pop(game_id, None)
+            self.until.pop(game_id, None)
             self.fences.pop(game_id, None)
             try:
                 await self.leases.release(game_id, epoch, handover=True)
@@ -174,10 +182,12 @@ class Node:
         return await asyncio.shield(task)
 
     async def _claim(self, game_id: str) -> int | None:
+        sent = asyncio.get_running_loop().time()
         epoch = await self.leases.take(game_id)
         if epoch is None:
             return None
         self.held[game_id] = self.fences[game_id] = epoch
+        self.until[game_id] = sent + self.ttl
         self._cmd_subs[game_id] = await self.nc.subscribe(f"{self.prefix}.cmd.{subject_token(game_id)}",
                                                           cb=self._on_command)
         if epoch > 1:
@@ -188,6 +198,7 @@ class Node:
     def finished(self, game_id: str) -> None:
         """The game is over: its lease is released for good (nobody takes it over)."""
         epoch = self.held.pop(game_id, None)
+        self.until.pop(game_id, None)
         self.fences.pop(game_id, None)  # (nothing is appended to a game that is over)
         if epoch is not None:
             self._spawn(self._release_done(game_id, epoch))
@@ -203,18 +214,32 @@ class Node:
         """An append of this node was refused by the store: the lease is not its any more."""
         self.metrics.appends_fenced.inc()
         self.held.pop(game_id, None)
+        self.until.pop(game_id, None)
+        self.disowned(game_id)
         self._spawn(self._unsubscribe(game_id))
 
     def _lost(self, game_id: str) -> None:
         """The renewal failed: the game's actor becomes a replica, after the jobs queued before."""
         self.held.pop(game_id, None)
+        self.until.pop(game_id, None)
         self.log.warning("lease.lost", game=game_id)
+        self.disowned(game_id)
         self._spawn(self._unsubscribe(game_id))
         actor = self.lobby.actors.get(game_id) if self.lobby else None
         if actor is not None:
             actor._post(actor.demote)
         else:
             self.fences.pop(game_id, None)
+
+    def owned(self, actor) -> None:
+        """``actor`` runs as its game's owner here now (loaded so, or promoted): its hosted bot too."""
+        if self.house is not None and self.held.get(actor.game_id) is not None:
+            self.house.owned(actor)
+
+    def disowned(self, game_id: str) -> None:
+        """This node does not own the game any more: its hosted bot stops here."""
+        if self.house is not None:
+            self.house.disowned(game_id)
 
     async def _unsubscribe(self, game_id: str) -> None:
         sub = self._cmd_subs.pop(game_id, None)
@@ -227,15 +252,33 @@ class Node:
     async def _renewer(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
-            held = dict(self.held)
+            held, fresh = dict(self.held), set()
+            sent = asyncio.get_running_loop().time()
             try:
-                still = await self.leases.renew(held)
+                still = await self.leases.renew(held, fresh=fresh)
             except Exception as exc:  # noqa: BLE001 - the store is away: the next tick tries again
                 self.log.warning("lease.renew_failed", problem=str(exc))
                 continue
+            for game_id in fresh:
+                if self.held.get(game_id) == held[game_id]:
+                    self.until[game_id] = sent + self.ttl
+            if self.house is not None:
+                self.house.renewed(fresh)
             for game_id, epoch in held.items():
                 if game_id not in still and self.held.get(game_id) == epoch:
                     self._lost(game_id)
+
+    async def _deadlines(self) -> None:
+        """A game whose lease this node could not renew in time stops its hosted bot a fifth of the
+        TTL before the lease can have expired, so that another node taking the game never finds it
+        still playing (``ClusterHouse.unrenewed``; the bot plays again once a renewal succeeds)."""
+        while True:
+            await asyncio.sleep(self.ttl / 10)
+            if self.house is None:
+                continue
+            now = asyncio.get_running_loop().time()
+            for game_id in [g for g in self.held if now > self.until.get(g, now) - self.ttl / 5]:
+                self.house.unrenewed(game_id)
 
     async def _taker(self) -> None:
         """Take over the games whose owner's lease expired (it died, or was paused past its TTL)."""
@@ -296,6 +339,22 @@ class Node:
         if actor is not None and not actor.owner:
             actor._post(actor.absorb, first_seq, datas, head_hash)
 
+    def publish_seat(self, game_id: str, seat: str, conn_id: int, stamp: float) -> None:
+        """A connection of this node resumed ``seat``: the other nodes' older ones let go of it."""
+        data = msgspec.msgpack.encode((game_id, seat, self.name, conn_id, stamp))
+        self._spawn(self._publish(f"{self.prefix}.seat", data))
+
+    async def _publish(self, subject: str, data: bytes) -> None:
+        try:
+            await self.nc.publish(subject, data)
+        except Exception as exc:  # noqa: BLE001 - the older connection keeps the seat until it closes
+            self.log.warning("seat.publish_failed", problem=str(exc))
+
+    async def _on_seat(self, msg) -> None:
+        game_id, seat, node, _conn, stamp = msgspec.msgpack.decode(msg.data)
+        if node != self.name and self.lobby is not None:
+            self.lobby.seat_elsewhere(game_id, seat, node, stamp)
+
     async def forward(self, game_id: str, request: dict) -> dict | None:
         """Run ``request`` on the game's owner; its reply. None: nobody owned the game, and this node
         took the lease (run the request here); ``{"over": True}``: the game ended (nobody owns it).
@@ -347,6 +406,10 @@ class Node:
         if actor is None or not actor.owner or self.leaving:
             return {"moved": True}
         op, seat = r["op"], r.get("seat", "")
+        if op == "house":
+            if self.house is None:
+                return {"error": "house", "message": "this node hosts no bots"}
+            return self.house.run_forwarded(r)
         ghost = Ghost(game_id, seat if op != "join" else None, r.get("name", ""))
         if op == "join":
             try:

@@ -79,10 +79,11 @@ class Leases:
         rows = await self._run(TAKE, {"game": game_id, "node": self.node, "ttl": self.ttl})
         return rows[0][0] if rows else None
 
-    async def renew(self, held: dict[str, int], tries: int = 5) -> set[str]:
+    async def renew(self, held: dict[str, int], tries: int = 5, fresh: set[str] | None = None) -> set[str]:
         """Renew the leases ``held`` (game -> epoch); the games whose lease this node still holds.
         A lease that an append in flight holds a moment is tried again (``tries`` times); one still
-        busy then but live is counted as held (the next renewal renews it)."""
+        busy then but live is counted as held (the next renewal renews it). ``fresh`` gets the games
+        really renewed (their lease lasts ``ttl`` from the statement's start)."""
         renewed: set[str] = set()
         left = dict(held)
         for attempt in range(tries):
@@ -90,6 +91,8 @@ class Leases:
                 break
             got = {row[0] for row in await self._run(RENEW, (self.ttl, list(left), list(left.values()), self.node))}
             renewed |= got
+            if fresh is not None:
+                fresh |= got
             left = {g: e for g, e in left.items() if g not in got}
             if left:
                 still = {row[0] for row in await self._run(STILL, (list(left), list(left.values()), self.node))}

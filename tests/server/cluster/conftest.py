@@ -123,6 +123,7 @@ class Cluster:
         self.nats = require_nats()
         self.nodes: list[Node] = []
         self.proxy = Proxy(self)
+        self.extra: tuple[str, ...] = ()  # more ``skirmish serve`` arguments for every node
 
     async def start(self, names=("n1", "n2", "n3")) -> "Cluster":
         await asyncio.gather(*(self.add(name) for name in names))
@@ -130,7 +131,7 @@ class Cluster:
         return self
 
     async def add(self, name: str) -> Node:
-        node = Node(self, name)
+        node = Node(self, name, *self.extra)
         node.stopped = False
         self.nodes.append(node)
         await node.started(timeout=60)
