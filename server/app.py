@@ -41,7 +41,9 @@ import time
 
 import structlog
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, NegotiationError
+from websockets.http11 import Request
 
 from skirmish.engine.errors import GameError
 from skirmish.protocol.codec import SUBPROTOCOLS, Codec, codec_for
@@ -248,6 +250,10 @@ class App:
                           session=session)
         remote = ws.remote_address
         conn.address = str(remote[0]) if remote else ""
+        # The opening handshake's request and response are of no use past it (web routes read them
+        # before, in ``process_request``): websockets would keep their headers for the connection's
+        # life, 4 KiB a connection. The request keeps its path (docs/decisions.md, "Memory: 1,000 games").
+        ws.request, ws.response = Request(ws.request.path, Headers()), None
         self.log.info("connection.open", conn=conn.id, remote=f"{remote[0]}:{remote[1]}" if remote else "",
                       codec=conn.codec.name)
         self.connections.add(conn)
