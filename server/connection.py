@@ -32,6 +32,46 @@ __all__ = ["Connection", "TokenBucket", "OVERFLOW_CODE"]
 OVERFLOW_CODE = 1008  # policy violation: the client reads too slowly
 
 
+class Flag:
+    """``asyncio.Event``'s ``set``, ``clear``, ``is_set`` and ``wait``, without its deque of waiters
+    (740 bytes even when empty, and a connection has two flags): a waiter's future goes in a list
+    made only while someone waits (docs/decisions.md, "Memory: 1,000 games")."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        if self._set:
+            return
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for fut in waiters or ():
+            if not fut.done():
+                fut.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> None:
+        if self._set:
+            return
+        fut = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(fut)
+        try:
+            await fut
+        finally:
+            if self._waiters is not None and fut in self._waiters:
+                self._waiters.remove(fut)
+
+
 class Connection:
     def __init__(self, ws: ServerConnection, codec: Codec, *, send_buffer: int, rate: float = 50.0,
                  burst: int = 100, close_timeout: float, log, session: ServerSession | None = None):
@@ -46,12 +86,9 @@ class Connection:
         self.roles = self.session.roles  # game id -> "a", "b" or "spectator" (the session's)
         self._queue: deque[bytes | str] = deque()
         self._queued = 0  # bytes waiting in the queue
-        # Futures, not asyncio.Events (a deque each: 1.5 KiB a connection; docs/decisions.md,
-        # "Memory: 1,000 games"): the writer waits on ``_wake`` while the queue is empty, and
-        # ``flush`` on one of ``_flushes`` while ``_busy`` (frames queued and not all written yet).
-        self._wake: asyncio.Future | None = None
-        self._busy = False
-        self._flushes: list[asyncio.Future] = []
+        self._wake = Flag()
+        self._drained = Flag()
+        self._drained.set()
         self.closing = False
         self.sent = 0
         self.writer = asyncio.create_task(self._write(), name=f"conn-{self.id}-writer")
@@ -95,18 +132,16 @@ class Connection:
             return
         self._queue.append(frame)
         self._queued += size
-        self._busy = True
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        self._drained.clear()
+        self._wake.set()
 
     async def _write(self) -> None:
         try:
             while True:
                 while not self._queue:
-                    self._written()
-                    self._wake = asyncio.get_running_loop().create_future()
-                    await self._wake
-                self._wake = None
+                    self._drained.set()
+                    self._wake.clear()
+                    await self._wake.wait()
                 frame = self._queue.popleft()
                 self._queued -= len(frame)
                 await self.ws.send(frame)
@@ -117,25 +152,13 @@ class Connection:
         finally:
             self._queue.clear()
             self._queued = 0
-            self._written()
-
-    def _written(self) -> None:
-        """Everything queued so far is written: ``flush`` returns."""
-        self._busy = False
-        flushes, self._flushes = self._flushes, []
-        for fut in flushes:
-            if not fut.done():
-                fut.set_result(None)
+            self._drained.set()
 
     async def flush(self, timeout: float) -> bool:
         """Wait until everything queued so far is written (or the timeout passes)."""
-        if not self._busy:
-            return True
-        fut = asyncio.get_running_loop().create_future()
-        self._flushes.append(fut)
         try:
             async with asyncio.timeout(timeout):
-                await fut
+                await self._drained.wait()
             return True
         except TimeoutError:
             return False
