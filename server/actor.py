@@ -88,7 +88,7 @@ class GameActor:
         # none: not an asyncio.Queue, whose three deques and event cost 3 KiB a game held
         # (docs/decisions.md, "Memory: 1,000 games").
         self._jobs: deque[tuple | None] = deque()
-        self._wake: asyncio.Future | None = None
+        self._job_ready: asyncio.Future | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._expiry: asyncio.TimerHandle | None = None  # a game nobody joined expires (``expire_at``)
         self._outbox = Outbox(self.game_id)  # what this job stages for batch connections
@@ -117,15 +117,15 @@ class GameActor:
 
     def _put(self, item: tuple | None) -> None:
         self._jobs.append(item)
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        if self._job_ready is not None and not self._job_ready.done():
+            self._job_ready.set_result(None)
 
     async def _run(self) -> None:
         while True:
             while not self._jobs:
-                self._wake = self.loop.create_future()
-                await self._wake
-            self._wake = None
+                self._job_ready = self.loop.create_future()
+                await self._job_ready
+            self._job_ready = None
             item = self._jobs.popleft()
             if item is None:
                 return
