@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from typing import Awaitable, Callable
 
 from skirmish.engine.codec import decode_event
@@ -83,7 +84,11 @@ class GameActor:
         self.closing = False
         self.retired = False
         self.loop = asyncio.get_running_loop()
-        self._jobs: asyncio.Queue = asyncio.Queue()
+        # The jobs, in order (None: stop), and the future the actor's task waits on while there are
+        # none: not an asyncio.Queue, whose three deques and event cost 3 KiB a game held
+        # (docs/decisions.md, "Memory: 1,000 games").
+        self._jobs: deque[tuple | None] = deque()
+        self._job_ready: asyncio.Future | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._expiry: asyncio.TimerHandle | None = None  # a game nobody joined expires (``expire_at``)
         self._outbox = Outbox(self.game_id)  # what this job stages for batch connections
@@ -103,16 +108,25 @@ class GameActor:
                 raise Retired()
             raise ProtocolError("server.shutting_down", "the server is shutting down; resume later")
         fut = self.loop.create_future()
-        self._jobs.put_nowait((job, args, fut))
+        self._put((job, args, fut))
         return await fut
 
     def _post(self, job: Callable[..., Awaitable], *args) -> None:
         if not self.closing:
-            self._jobs.put_nowait((job, args, None))
+            self._put((job, args, None))
+
+    def _put(self, item: tuple | None) -> None:
+        self._jobs.append(item)
+        if self._job_ready is not None and not self._job_ready.done():
+            self._job_ready.set_result(None)
 
     async def _run(self) -> None:
         while True:
-            item = await self._jobs.get()
+            while not self._jobs:
+                self._job_ready = self.loop.create_future()
+                await self._job_ready
+            self._job_ready = None
+            item = self._jobs.popleft()
             if item is None:
                 return
             job, args, fut = item
@@ -151,7 +165,7 @@ class GameActor:
             self._cancel_timer()
             if self._expiry is not None:
                 self._expiry.cancel()
-            self._jobs.put_nowait(None)
+            self._put(None)
         await self.task
 
     # -- jobs ------------------------------------------------------------------------------------
@@ -499,7 +513,7 @@ class GameActor:
             return
         self.retired = self.closing = True
         self._cancel_timer()
-        self._jobs.put_nowait(None)
+        self._put(None)
         if self.on_retire:
             self.on_retire(self)
         self.log.debug("actor.retired")

@@ -41,10 +41,12 @@ import time
 
 import structlog
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, NegotiationError
+from websockets.http11 import Request
 
 from skirmish.engine.errors import GameError
-from skirmish.protocol.codec import SUBPROTOCOLS, codec_for
+from skirmish.protocol.codec import SUBPROTOCOLS, Codec, codec_for
 from skirmish.protocol.errors import ProtocolError
 from skirmish.server.config import ServerConfig
 from skirmish.server.connection import Connection, TokenBucket
@@ -110,6 +112,9 @@ class App:
         self.host = config.host
         self.per_address: dict[str, int] = {}  # open connections by IP address
         self._creations: dict[str, TokenBucket] = {}  # create_game by IP address
+        # one codec per subprotocol, shared by its connections (a codec holds no state of a
+        # connection; its decoders cost 1.2 KiB a connection: docs/decisions.md, "Memory: 1,000 games")
+        self._codecs: dict[str | None, Codec] = {}
         # the web client (skirmish.server.web): HTTP GETs on the same port, and the bots it hosts
         self.house = HouseBots(parse_names(config.house_bots), lambda: self.url, self.log)
         self._background: set[asyncio.Task] = set()  # tasks the server started for itself (resuming house bots)
@@ -240,7 +245,8 @@ class App:
 
     async def _handle(self, ws: ServerConnection) -> None:
         c = self.config
-        session = ServerSession(codec_for(ws.subprotocol), rate=c.rate, burst=c.burst, max_frame=c.max_frame,
+        codec = self._codecs.get(ws.subprotocol) or self._codecs.setdefault(ws.subprotocol, codec_for(ws.subprotocol))
+        session = ServerSession(codec, rate=c.rate, burst=c.burst, max_frame=c.max_frame,
                                 replay_frame=frame_limit(c.replay_max), hello_timeout=c.hello_timeout, idle_timeout=c.idle_timeout, now=time.monotonic(),
                                 log=self.log)
         session.shutting_down = self.closing
@@ -249,6 +255,10 @@ class App:
                           session=session)
         remote = ws.remote_address
         conn.address = str(remote[0]) if remote else ""
+        # The opening handshake's request and response are of no use past it (web routes read them
+        # before, in ``process_request``): websockets would keep their headers for the connection's
+        # life, 4 KiB a connection. The request keeps its path (docs/decisions.md, "Memory: 1,000 games").
+        ws.request, ws.response = Request(ws.request.path, Headers()), None
         self.log.info("connection.open", conn=conn.id, remote=f"{remote[0]}:{remote[1]}" if remote else "",
                       codec=conn.codec.name)
         self.connections.add(conn)

@@ -1,83 +1,53 @@
-"""The SQLite store's writer process (``SQLiteStore.open(path, writer="process")``), both ends
-of its socket: :func:`serve`, the child's loop around a :class:`~skirmish.server.store.sqlite_writer.Writer`,
-and :class:`WriterProcess`, the parent's side. Each message is its length (:data:`FRAME`), then a
-pickle: ``(method, args)`` from the parent, ``(ok, value)`` back, in order.
+"""The SQLite store's writer process (``SQLiteStore.open(path, writer="process")``), the parent's
+side: :class:`WriterProcess`. The child's side, its loop around a
+:class:`~skirmish.server.store.sqlite_writer.Writer`, is :func:`skirmish.server.store.writer.serve`
+(a module of its own, so that the child imports neither asyncio nor this module). Each message is
+its length (:data:`FRAME`), then a pickle: ``(method, args)`` from the parent, ``(ok, value)``
+back, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import pickle
-import signal
 import socket
-import struct
 import sys
 from pathlib import Path
 from typing import Any
 
 from .base import StoreError
-from .sqlite_writer import Writer, open_writer
+from .writer import FRAME, serve
 
-__all__ = ["FRAME", "WriterProcess", "serve"]
+__all__ = ["FRAME", "WriterProcess", "serve", "writer_command"]
 
-FRAME = struct.Struct(">I")  # each message on the writer's socket: its length, then a pickle
+# The writer process loads only what it runs (``skirmish.server.store.writer``, the writer, the
+# store's base and schema, the engine's chain hash): its bootstrap registers the two packages above
+# them without running their ``__init__``, which import the whole engine and every store (some
+# 14 MiB of RSS in a process that never uses them; docs/decisions.md, "Memory: 1,000 games").
+# argv: the folders of the two packages, then the writer's own arguments (``writer.main``).
+_LEAN_PACKAGES = ("skirmish.engine", "skirmish.server.store")
+_BOOT = f"""import sys, types
+for name, folder in zip({_LEAN_PACKAGES!r}, sys.argv[1:3]):
+    sys.modules[name] = types.ModuleType(name)
+    sys.modules[name].__path__ = [folder]
+from skirmish.server.store.writer import main
+sys.exit(main(sys.argv[3:]))
+"""
 
 
-def serve(sock: socket.socket, path: str, cache_size: int) -> None:
-    """The child's main (``writer="process"``): answer each ``(method, args)`` of the parent with
-    ``(True, Writer.method(*args))`` or ``(False, exception)``, in order, until the socket closes.
-
-    A parent that vanishes (the store closed, or the server killed) is the normal way this ends,
-    however the socket says so: end of file, a request cut short, ``ConnectionResetError``
-    (closed with answers unread), ``BrokenPipeError`` (closed before an answer): it returns
-    quietly, after committing the transaction it was writing, for its stderr is the server's."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop, by closing the socket
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    writer: Writer | None = None
-    f = sock.makefile("rwb")
-    try:
-        try:
-            writer, failure = open_writer(Path(path), cache_size), None
-        except BaseException as exc:
-            failure = exc
-        while True:
-            head = f.read(FRAME.size)
-            if len(head) < FRAME.size:
-                return  # the store closed, or the server died
-            (n,) = FRAME.unpack(head)
-            body = f.read(n)
-            if len(body) < n:
-                return  # the server died while it sent this request
-            method, args = pickle.loads(body)
-            try:
-                if writer is None:
-                    raise failure  # type: ignore[misc]
-                reply = (True, None if method == "ready" else getattr(writer, method)(*args))
-            except Exception as exc:
-                reply = (False, exc)
-            try:
-                data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
-            except Exception as exc:  # an error that does not pickle: its text does
-                data = pickle.dumps((False, StoreError(f"sqlite store {path!r}: {reply[1]!r} ({exc})")))
-            f.write(FRAME.pack(len(data)) + data)
-            f.flush()
-    except (ConnectionError, EOFError):  # the parent is gone: nobody is left to answer
-        return
-    finally:
-        if writer is not None:
-            writer.conn.close()
-        for closing in (f.close, sock.close):  # f.close flushes: the parent may be gone
-            try:
-                closing()
-            except OSError:
-                pass
+def writer_command(*args: str) -> list[str]:
+    """The command line of a writer process given ``args`` (FD PATH CACHE_SIZE)."""
+    folders = [importlib.util.find_spec(name).submodule_search_locations[0] for name in _LEAN_PACKAGES]
+    return [sys.executable, "-c", _BOOT, *folders, *args]
 
 
 class WriterProcess:
     """The parent's side of the writer process: ``await call("write_batch", requests)``.
 
-    The child is ``python -m skirmish.server.store.writer`` (not ``multiprocessing``, which would import
-    the parent's main script again in the child), given its end of a socket pair."""
+    The child is ``skirmish.server.store.writer``'s ``main`` (not ``multiprocessing``, which would import
+    the parent's main script again in the child), given its end of a socket pair; it starts from a
+    bootstrap that keeps it lean (``_BOOT``)."""
 
     def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter, path: str) -> None:
@@ -93,7 +63,7 @@ class WriterProcess:
         ours, theirs = socket.socketpair()
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "skirmish.server.store.writer", str(theirs.fileno()), str(path), str(cache_size),
+                *writer_command(str(theirs.fileno()), str(path), str(cache_size)),
                 pass_fds=[theirs.fileno()], stdin=asyncio.subprocess.DEVNULL)
         except BaseException:
             ours.close()

@@ -79,8 +79,7 @@ async def test_a_writer_process_that_cannot_open_the_file_fails_open(tmp_path: P
 def test_the_writer_module_is_not_a_command_for_people() -> None:
     import subprocess
 
-    out = subprocess.run([sys.executable, "-m", "skirmish.server.store.writer"], cwd=REPO_ROOT, capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(sqlite_process.writer_command(), cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "started by SQLiteStore" in out.stderr
 
 
@@ -96,7 +95,7 @@ def _start_writer(db: Path):
 
     ours, theirs = socket.socketpair()
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "skirmish.server.store.writer", str(theirs.fileno()), str(db), "100"],
+    proc = subprocess.Popen(sqlite_process.writer_command(str(theirs.fileno()), str(db), "100"),
                             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=REPO_ROOT, env=env)
     theirs.close()
