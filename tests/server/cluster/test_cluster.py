@@ -193,18 +193,25 @@ async def _live(store, game: str) -> bool:
     return not any(isinstance(decode_event(s.data), GameEnded) for s in last)
 
 
-async def test_killing_owners_mid_play_loses_no_acknowledged_event_and_every_game_finishes(cluster):
-    await cluster.start()
-    games = Games(cluster, 6, seed=1)
+async def kill_owners(cluster, times: int = 3) -> tuple[list[str], list[float]]:
+    """Up to ``times`` rounds, 1.5 s apart, of ``_kill_owner`` while games are live; asserts there
+    were at least two. The victims, and each round's seconds until its games were taken over."""
     took: list[float] = []
     killed = []
-    for _ in range(3):
+    for _ in range(times):
         await asyncio.sleep(1.5)
         victim = await _kill_owner(cluster, took)
         if victim is None:
             break
         killed.append(victim)
     assert len(killed) >= 2, "the games ended before two owners could be killed: make them longer"
+    return killed, took
+
+
+async def test_killing_owners_mid_play_loses_no_acknowledged_event_and_every_game_finishes(cluster):
+    await cluster.start()
+    games = Games(cluster, 6, seed=1)
+    killed, took = await kill_owners(cluster)
     await games.check()
     print("killed", killed, "takeover seconds", [round(t, 2) for t in took])
     assert all(t < 15 for t in took), took

@@ -22,7 +22,7 @@ from skirmish.engine.events import GameEnded, OptionChosen, Resigned, SeatTaken
 from skirmish.protocol import messages as m
 
 from tests.server.cluster.conftest import Node
-from tests.server.cluster.test_cluster import PacedBot, _async, _kill_owner, until
+from tests.server.cluster.test_cluster import PacedBot, _async, kill_owners, until
 from tests.server.net.helpers import RawClient, play
 
 pytestmark = pytest.mark.postgres
@@ -168,15 +168,7 @@ async def test_a_killed_owners_hosted_bots_play_on_on_the_node_that_takes_their_
     await cluster.start()
     games = HostedGames(cluster, 4, seed=3)
     await games.joined(4)
-    took: list[float] = []
-    killed = []
-    for _ in range(3):
-        await asyncio.sleep(1.5)
-        victim = await _kill_owner(cluster, took)
-        if victim is None:
-            break
-        killed.append(victim)
-    assert len(killed) >= 2, "the games ended before two owners could be killed: make them longer"
+    killed, took = await kill_owners(cluster)
     started = time.monotonic()
     await games.check()
     print("killed", killed, "takeover seconds", [round(t, 2) for t in took], "bots resumed", resumed(cluster.nodes),
