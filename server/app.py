@@ -143,10 +143,9 @@ class App:
         if self.store is None:
             self.store = await open_configured_store(c)
         if c.nats:  # one node of several (skirmish.server.cluster)
+            from skirmish.server.cluster.house import ClusterHouse
             from skirmish.server.cluster.lobby import ClusterLobby
             from skirmish.server.cluster.node import Node
-
-            from skirmish.server.cluster.house import ClusterHouse
 
             self.node = Node(c, self.store, self.log, self.metrics)
             self.node.house = ClusterHouse(self.node, self.house, self.node.log)
