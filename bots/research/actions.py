@@ -12,7 +12,8 @@ domain of each of its items; a domain is one of ``SLOTS``, read off the mission:
 - ``count``: 0 .. ``COUNT_MAX`` (dice bought, Momentum spent, the die an Aim re-rolls, costs);
 - ``side``: "a", "b";
 - ``marker``: the Camouflage markers' handles and, with Impersonation, each side's marker ids
-  (``MARKERS_MAX`` a side); ``step``: -1, 0, 1 (a facing's direction);
+  (``MARKERS_MAX`` a side); ``step``: -1, 0, 1 (a facing's direction); ``minor``: the capture
+  module's bonus Minor Actions (``MINORS``);
 - ``word``: the mission's words (``words``): its objective and item ids and every string in
   the data its rules modules keep (cards, facilities, abilities), the engine's words
   (``ENGINE_WORDS``) and the modules' (terrain names, hacking programs).
@@ -42,6 +43,7 @@ COUNT_MAX = 9
 # words the rules use in options: the ways to Avoid an Injury, pools to buy dice with, the morale
 # module's re-roll of a Task, the challenges module's "any target"; the sides
 ENGINE_WORDS = ("a", "b", "*", "momentum", "threat", "complication", "task")
+MINORS = ("move", "stand", "interact", "draw", "pickup")  # the capture module's bonus Minor Actions
 MODULE_WORDS = tuple(sorted(CHARS)) + tuple(sorted(PROGRAMS))  # the skills module's terrain, programs
 
 # (name, length) -> the domain of each item after the name; a "a|b" domain is the union
@@ -72,6 +74,9 @@ HEADS: dict[tuple[str, int], tuple[str, ...]] = {
     ("impersonate", 1): (), ("impersonate", 3): ("x", "y"),
     ("discover", 2): ("marker",), ("discover", 3): ("unit", "marker"), ("imp_redeploy", 4): ("unit", "x", "y"),
     ("face", 4): ("unit", "step", "step"),
+    # the capture module (seed 000): freeing, escaping, dragging a captive, and the bonus actions
+    ("free", 2): ("unit",), ("escape", 1): (), ("drag", 2): ("unit",), ("exit", 2): ("unit",),
+    ("bonus", 2): ("minor",), ("bonus", 3): ("minor", "word|weapon"), ("bonus", 4): ("minor", "x", "y"),
 }
 MARKERS_MAX = 8  # an impersonating side's marker ids: a-imp1 .. a-imp8 (a regained marker takes the next id)
 
@@ -142,6 +147,7 @@ class ActionTable:
             "word": words(mission),
             "marker": markers(mission),
             "step": (-1, 0, 1),
+            "minor": MINORS,
         }
         options: list[Option] = []
         for (name, _), slots in HEADS.items():

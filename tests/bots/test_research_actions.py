@@ -85,3 +85,15 @@ def test_make_test_installs_the_research_extras():
     assert names["openspiel"] == {"open_spiel"}
     install = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", (ROOT / "Makefile").read_text())
     assert install and {"research", "openspiel"} <= set(install.group(1).split(","))
+
+
+def test_the_capture_modules_options_are_actions():
+    """snatch's rarer options (a random api_test run met ``("drag", "b1")`` once, which had no
+    action): freeing, escaping, dragging, the exit and every bonus Minor Action map to one action
+    and back."""
+    table = ActionTable(missions.load("snatch"))
+    options = [("free", "a2"), ("escape",), ("drag", "b1"), ("exit", "b5"), ("bonus", "stand"),
+               ("bonus", "move", 3, 4), ("bonus", "draw", 0), ("bonus", "draw", -1)]
+    actions = [table.encode(o) for o in options]
+    assert len(set(actions)) == len(options)
+    assert [table.decode(a) for a in actions] == options
