@@ -216,12 +216,23 @@ def reachable(board: Board, start: Cell, budget: int, occupied: set[Cell]) -> di
     only by orthogonal steps. ``start`` itself is excluded. (A fresh dict: the caller may keep
     or change it; the search itself is cached, as a turn asks for the same cells again and again.)
     """
-    return dict(_reachable(board.width, board.height, board.cells, start, budget, frozenset(occupied)))
+    return _reachable(board.width, board.height, board.cells, start, budget, frozenset(occupied)).copy()
+
+
+# The searches' caches hold one dict an entry, its keys the board's cells from ``_cells``, made
+# once. An entry made of ((x, y), cost) pairs was some 200 tuples tracked by the cyclic collector;
+# a full cache turning over on a busy server kept hundreds of thousands of them in the youngest
+# generation (an entry made and one evicted leave CPython's allocation count as it was), and a
+# collection then took 100-160 ms (docs/decisions.md, "The reach cache and the collector").
+@lru_cache(maxsize=64)
+def _cells(width: int, height: int) -> tuple[Cell, ...]:
+    """Every cell of a board, by index (shared by the dicts ``reachable`` returns)."""
+    return tuple((i % width, i // width) for i in range(width * height))
 
 
 @lru_cache(maxsize=4096)
 def _reachable(width: int, height: int, cells: str, start: Cell, budget: int,
-               occupied: frozenset[Cell]) -> tuple[tuple[Cell, int], ...]:
+               occupied: frozenset[Cell]) -> dict[Cell, int]:
     steps = _steps(width, height, cells)
     blocked = {y * width + x for x, y in occupied if 0 <= x < width and 0 <= y < height}
     far = 1 << 30
@@ -243,7 +254,8 @@ def _reachable(width: int, height: int, cells: str, start: Cell, budget: int,
                 best[j] = nc
                 push(heap, (nc, j))
     reached.sort()
-    return tuple(((i % width, i // width), best[i]) for i in reached if i != first)
+    at = _cells(width, height)
+    return {at[i]: best[i] for i in reached if i != first}
 
 
 class Gait(NamedTuple):
@@ -262,14 +274,13 @@ def reachable_gait(board: Board, start: Cell, budget: int, occupied: set[Cell], 
     """``reachable`` for a unit with its own ``Gait``: easy terrain is plain ground to it, so without
     Heavyweight's gates it is the same search (and cache) on the board read that way."""
     cells = "".join("." if ch in gait.easy else ch for ch in board.cells) if gait.easy else board.cells
-    if not gait.heavy:
-        return dict(_reachable(board.width, board.height, cells, start, budget, frozenset(occupied)))
-    return dict(_reachable_gait(board.width, board.height, cells, start, budget, frozenset(occupied)))
+    search = _reachable_gait if gait.heavy else _reachable
+    return search(board.width, board.height, cells, start, budget, frozenset(occupied)).copy()
 
 
 @lru_cache(maxsize=1024)
 def _reachable_gait(width: int, height: int, cells: str, start: Cell, budget: int,
-                    occupied: frozenset[Cell]) -> tuple[tuple[Cell, int], ...]:
+                    occupied: frozenset[Cell]) -> dict[Cell, int]:
     """The search for a Heavyweight: narrow gates refused, a wide gate's far side the last step."""
     steps = _steps(width, height, cells)
     blocked = {y * width + x for x, y in occupied if 0 <= x < width and 0 <= y < height}
@@ -294,4 +305,5 @@ def _reachable_gait(width: int, height: int, cells: str, start: Cell, budget: in
     for (i, _), c in best.items():
         if i != first and cells[i] != WIDE_GATE and c < out.get(i, far):
             out[i] = c
-    return tuple(((i % width, i // width), out[i]) for i in sorted(out))
+    at = _cells(width, height)
+    return {at[i]: out[i] for i in sorted(out)}
