@@ -309,3 +309,18 @@ def test_reachable_matches_a_reference_search(case, budget: int) -> None:
     board, start, other = case
     occupied = {other} - {start}
     assert geo.reachable(board, start, budget, occupied) == _reference_reachable(board, start, budget, occupied)
+
+
+def test_a_search_is_cached_once_and_handed_out_as_a_fresh_dict_of_the_boards_cells() -> None:
+    """The cache's entries share the board's cell tuples (``board._cells``): an entry of its own
+    tuples filled the collector's youngest generation on a busy server (docs/decisions.md)."""
+    board = Board(12, 12, "." * 144)
+    first = geo.reachable(board, (5, 5), 4, {(6, 6)})
+    second = geo.reachable(board, (5, 5), 4, {(6, 6)})
+    assert first == second == _reference_reachable(board, (5, 5), 4, {(6, 6)}) and first is not second
+    first[(0, 0)] = 99  # the caller's to change: the next search is untouched
+    assert (0, 0) not in geo.reachable(board, (5, 5), 4, {(6, 6)})
+    cells = {id(c) for c in geo._cells(12, 12)}
+    assert all(id(cell) in cells for cell in second)
+    heavy = geo.reachable_gait(board, (5, 5), 4, {(6, 6)}, geo.Gait(heavy=True))
+    assert heavy == second and all(id(cell) in cells for cell in heavy)
