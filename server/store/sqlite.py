@@ -362,7 +362,7 @@ class SQLiteStore(EventStore):
     async def _release(self) -> None:
         loop = asyncio.get_running_loop()
         if self._writer is not None:
-            await loop.run_in_executor(self._wexec, self._writer.conn.close)
+            await loop.run_in_executor(self._wexec, self._writer.close)
             self._writer = None
         if self._process is not None:
             await self._process.stop()

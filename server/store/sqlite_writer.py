@@ -25,6 +25,7 @@ from .base import (
     UnknownGame,
     check_snapshot,
 )
+from .sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
 from .sqlite_schema import (
     INSERT_COMMAND,
     INSERT_CREATION,
@@ -170,11 +171,21 @@ _LOOKUP_CHUNK = 400  # (game id, command id) pairs per lookup query: 800 paramet
 class Writer:
     """The write side: the only write connection and the cache, used on one thread only."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str, cache_size: int) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, cache_size: int,
+                 checkpointer: Checkpointer | None = None) -> None:
         self.conn = conn
         self.path = path
         self.cache: OrderedDict[str, Head] = OrderedDict()
         self.cache_size = cache_size
+        self.checkpointer = checkpointer
+        if checkpointer is not None:  # it checkpoints; the writer's own automatic checkpoint is the backstop
+            conn.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
+
+    def close(self) -> None:
+        """Stop the checkpoint thread, then close the write connection."""
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
+        self.conn.close()
 
     # --- state lookups (inside the batch's transaction, so they see committed rows) ---
 
@@ -244,7 +255,10 @@ class Writer:
         """
         conn = self.conn
         results: list[Any] = []
+        ckpt = self.checkpointer
         try:
+            if ckpt is not None and ckpt.restart_due():
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the rest of the thread's copy: the WAL restarts
             conn.execute("BEGIN IMMEDIATE")
             try:
                 batch = Batch(self.stored_commands(requests))
@@ -279,6 +293,8 @@ class Writer:
             return failures, -1
         while len(self.cache) > self.cache_size:
             self.cache.popitem(last=False)
+        if ckpt is not None:
+            ckpt.wrote()
         return results, len(batch.events)
 
     def commit(self) -> None:
@@ -302,4 +318,8 @@ def open_writer(path: Path, cache_size: int) -> Writer:
             raise
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open sqlite store {str(path)!r}: {exc}") from exc
-    return Writer(conn, str(path), cache_size)
+    try:
+        return Writer(conn, str(path), cache_size, Checkpointer(str(path)))
+    except BaseException:
+        conn.close()
+        raise

@@ -62,7 +62,7 @@ def serve(sock: socket.socket, path: str, cache_size: int) -> None:
         return
     finally:
         if writer is not None:
-            writer.conn.close()
+            writer.close()
         for closing in (f.close, sock.close):  # f.close flushes: the parent may be gone
             try:
                 closing()

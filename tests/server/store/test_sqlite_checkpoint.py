@@ -1,0 +1,88 @@
+"""The SQLite store's checkpoints run on a thread of their own (skirmish.server.store.sqlite_checkpoint):
+the WAL stays bounded although the writer never checkpoints it the slow way, a failing thread
+leaves the writer writing, and closing the store stops the thread."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from skirmish.server.store import SQLiteStore
+from skirmish.server.store.sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
+from skirmish.server.store.sqlite_schema import PAGE_SIZE, connect, create_schema
+from skirmish.server.store.sqlite_writer import Append, CreateGame, Writer
+
+EVENT = b"x" * 10_000  # five pages and more: each commit adds a few dozen KB to the WAL
+BATCHES = 400
+
+
+def _writer(path: Path, checkpointer: Checkpointer | None) -> Writer:
+    conn = connect(path)
+    create_schema(conn, str(path))
+    w = Writer(conn, str(path), 100, checkpointer)
+    if checkpointer is None:  # the same backstop, without the thread: only the backstop checkpoints
+        conn.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
+    return w
+
+
+def _write(w: Writer, batches: int) -> None:
+    w.write_batch([CreateGame("g", b"", b"")])
+    for seq in range(batches):
+        results, _ = w.write_batch([Append("g", seq, (EVENT,), None)])
+        assert not isinstance(results[0], Exception), results[0]
+        time.sleep(0.001)  # a writer with gaps, like a server's
+
+
+def _wal_bytes(path: Path) -> int:
+    return Path(f"{path}-wal").stat().st_size
+
+
+def test_the_thread_keeps_the_wal_short_and_the_writer_restarts_it(tmp_path: Path) -> None:
+    restart_pages = 200
+    ckpt = Checkpointer(str(tmp_path / "a.sqlite"), interval=0.02, restart_pages=restart_pages)
+    w = _writer(tmp_path / "a.sqlite", ckpt)
+    try:
+        assert w.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == BACKSTOP_PAGES
+        _write(w, BATCHES)
+        bounded = _wal_bytes(tmp_path / "a.sqlite")
+        assert ckpt.checkpoints >= 1 and ckpt.failure is None
+        n = w.conn.execute("SELECT count(*), sum(length(data)) FROM events").fetchone()
+        assert n == (BATCHES, BATCHES * len(EVENT))
+    finally:
+        w.close()
+    # The same writes with the backstop alone: the WAL holds all of them.
+    w = _writer(tmp_path / "b.sqlite", None)
+    try:
+        _write(w, BATCHES)
+        unbounded = _wal_bytes(tmp_path / "b.sqlite")
+    finally:
+        w.close()
+    assert unbounded > BATCHES * len(EVENT)
+    # restarted near restart_pages: the file holds a few times that at most, not every write
+    assert bounded < 4 * restart_pages * PAGE_SIZE < unbounded / 2, (bounded, unbounded)
+
+
+def test_a_failing_checkpoint_thread_leaves_the_writer_writing(tmp_path: Path, capfd) -> None:
+    ckpt = Checkpointer(str(tmp_path / "no-such-folder" / "x.sqlite"), interval=0.01)
+    w = _writer(tmp_path / "c.sqlite", ckpt)
+    try:
+        _write(w, 5)
+        ckpt._thread.join(5)
+        assert ckpt.failure is not None and not ckpt._thread.is_alive()
+        err = capfd.readouterr().err
+        assert "the checkpoint thread stopped" in err and f"every {BACKSTOP_PAGES} pages instead" in err
+        results, _ = w.write_batch([Append("g", 5, (b"after",), None)])
+        assert results[0].last_seq == 6
+    finally:
+        w.close()
+
+
+async def test_closing_the_store_stops_its_checkpoint_thread(tmp_path: Path) -> None:
+    s = await SQLiteStore.open(tmp_path / "d.sqlite")  # the writer on a thread: its checkpointer is here
+    await s.create_game("g")
+    await s.append("g", 0, [b"e1"])
+    assert s._writer is not None and s._writer.checkpointer is not None
+    thread = s._writer.checkpointer._thread
+    assert thread.is_alive() and thread.name == "sqlite-store-checkpoint"
+    await s.close()
+    assert not thread.is_alive()
