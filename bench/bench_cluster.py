@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_server  # noqa: E402
 import psycopg  # noqa: E402
-from bench_server import Child, PY, percentile  # noqa: E402
+from bench_server import PY  # noqa: E402
+from harness import Child, loadavg, machine_busy_s, nofile_for, percentile, start_server  # noqa: E402
 
 
 def node_cmd(db: str, nats: str, name: str, ttl: float) -> list[str]:
@@ -58,7 +59,7 @@ def load_phase(args, tmp: Path, nodes: int) -> dict:
     try:
         urls = []
         for i in range(nodes):
-            child, url = bench_server.start_server(f"node{i + 1}", node_cmd(db, args.nats, f"b{i + 1}", args.lease_ttl),
+            child, url = start_server(f"node{i + 1}", node_cmd(db, args.nats, f"b{i + 1}", args.lease_ttl),
                                                    tmp / f"node-{nodes}-{i + 1}.log", nofile)
             servers.append(child)
             urls.append(url)
@@ -71,9 +72,9 @@ def load_phase(args, tmp: Path, nodes: int) -> dict:
             client.expect("ready", 600)
             client.send("go")
             time.sleep(args.warmup)
-            cpu0 = ([s.cpu_s() for s in servers], client.cpu_s(), bench_server.machine_busy_s())
+            cpu0 = ([s.cpu_s() for s in servers], client.cpu_s(), machine_busy_s())
             time.sleep(args.seconds)
-            cpu1 = ([s.cpu_s() for s in servers], client.cpu_s(), bench_server.machine_busy_s())
+            cpu1 = ([s.cpu_s() for s in servers], client.cpu_s(), machine_busy_s())
             result = json.loads(client.expect("result", 300))
             client.wait(60)
         finally:
@@ -94,7 +95,7 @@ def part_load(args, tmp: Path) -> None:
     results = {}
     for nodes in (1, 2):
         print(f"\n[load] {nodes} node(s), {args.games} games ({2 * args.games} connections), closed loop; "
-              f"load average {bench_server.loadavg()}", flush=True)
+              f"load average {loadavg()}", flush=True)
         results[nodes] = load_phase(args, tmp, nodes)
     print("\n[load] side by side (same load, one after the other):")
     for nodes, r in results.items():
@@ -141,11 +142,11 @@ def part_takeover(args, tmp: Path) -> None:
     db = f"{args.url}?schema={schema}"
     first, last = [], []
     print(f"\n[takeover] two nodes, lease TTL {args.lease_ttl:g} s, {args.takeover_games} games on the killed node, "
-          f"{args.kills} kills; load average {bench_server.loadavg()}", flush=True)
-    survivor, _ = bench_server.start_server("t2", node_cmd(db, args.nats, "t2", args.lease_ttl), tmp / "t2.log", 1024)
+          f"{args.kills} kills; load average {loadavg()}", flush=True)
+    survivor, _ = start_server("t2", node_cmd(db, args.nats, "t2", args.lease_ttl), tmp / "t2.log", 1024)
     try:
         for k in range(args.kills):
-            victim, url = bench_server.start_server(f"t1-{k}", node_cmd(db, args.nats, "t1", args.lease_ttl),
+            victim, url = start_server(f"t1-{k}", node_cmd(db, args.nats, "t1", args.lease_ttl),
                                                     tmp / f"t1-{k}.log", 1024)
             games = asyncio.run(start_games(url, args.takeover_games))
             assert set(leases(args.url, schema, games).values()) == {"t1"}
@@ -194,8 +195,8 @@ def main() -> int:
     import platform
 
     print(f"bench_cluster: {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores; "
-          f"load average {bench_server.loadavg()}")
-    bench_server.nofile_for(2 * args.games + 1024)
+          f"load average {loadavg()}")
+    nofile_for(2 * args.games + 1024)
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         if args.logs:
             Path(args.logs).mkdir(parents=True, exist_ok=True)

@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_server
 import bench_store
 import psycopg
+from harness import loadavg, nofile_for, percentile, start_server
 from skirmish.engine.log import GENESIS_HASH, chain_hash
 from skirmish.server.store.postgres import PostgresStore
 
@@ -163,7 +164,7 @@ def part_server(args) -> None:
                             warmup=args.warmup, seconds=args.seconds, seed=1, setup_concurrency=25,
                             mission="ridge", setup_timeout=600.0)
     nofile = 2 * args.server_games + 512
-    bench_server.nofile_for(nofile)
+    nofile_for(nofile)
     schema = f"bench_{uuid.uuid4().hex[:12]}"
     results = {}
     with tempfile.TemporaryDirectory(prefix="bench-pg-server-") as tmp:
@@ -173,8 +174,8 @@ def part_server(args) -> None:
                 cmd = [bench_server.PY, "-m", "skirmish.server.cli", "serve", "--port", "0", "--db", db,
                        *bench_server.SERVER_LIMITS, "--log-level", "info", "--compression", "none"]
                 print(f"\n[server on {name}] {args.server_games} games ({2 * args.server_games} connections), "
-                      f"closed loop; load average {bench_server.loadavg()}", flush=True)
-                server, url = bench_server.start_server(f"serve {name}", cmd, Path(tmp) / f"server-{name}.log", nofile)
+                      f"closed loop; load average {loadavg()}", flush=True)
+                server, url = start_server(f"serve {name}", cmd, Path(tmp) / f"server-{name}.log", nofile)
                 try:
                     r = bench_server.run_phase(name, "games", url, server, ns, Path(tmp), games=args.server_games)
                 finally:
@@ -187,8 +188,8 @@ def part_server(args) -> None:
     print("\n[server] side by side (same load, one after the other):")
     for name, r in results.items():
         v = r.get("lat_ack_ms", [])
-        print(f"  {name:10s} {r['rate']:8.1f} commands/s   ack p50 {bench_server.percentile(v, 50):6.2f} ms  "
-              f"p99 {bench_server.percentile(v, 99):6.2f} ms   server CPU {r['server_cpu'] * 100:.0f}%  "
+        print(f"  {name:10s} {r['rate']:8.1f} commands/s   ack p50 {percentile(v, 50):6.2f} ms  "
+              f"p99 {percentile(v, 99):6.2f} ms   server CPU {r['server_cpu'] * 100:.0f}%  "
               f"load generator {r['client_cpu'] * 100:.0f}%  everything else {r['other_cpu'] * 100:.0f}%")
     if len(results) == 2:
         print(f"  ratio PostgreSQL/SQLite: {results['PostgreSQL']['rate'] / results['SQLite']['rate']:.2f}")
@@ -215,7 +216,7 @@ def main() -> int:
     print(f"PostgreSQL store benchmark: {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, Python "
           f"{platform.python_version()}, psycopg {psycopg.__version__} ({psycopg.pq.__impl__}), PostgreSQL {version} "
           f"(fsync={fsync}, synchronous_commit={sync} by default; the store sets it on), load average "
-          f"{bench_server.loadavg()}", flush=True)
+          f"{loadavg()}", flush=True)
     parts = args.parts.split(",")
     if "store" in parts:
         part_store(args)

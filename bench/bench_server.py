@@ -68,22 +68,26 @@ import argparse
 import json
 import os
 import platform
-import queue
-import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from harness import (
+    ROOT,
+    Child,
+    loadavg,
+    machine_busy_s,
+    nofile_for,
+    percentile,
+    start_server,
+)
+
 BENCH = ROOT / "bench"
 PY = sys.executable
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 RATIO_AIM = 0.4
 GAMES_AIM = 1000
@@ -114,171 +118,6 @@ atexit.register(lambda: open(os.environ["BENCH_GC_STATS"], "w").write(json.dumps
 sys.argv = ["skirmish", *sys.argv[1:]]
 runpy.run_module("skirmish.server.cli", run_name="__main__", alter_sys=True)
 """
-
-
-# ---------------------------------------------------------------------------------- helpers
-
-
-def _stat_cpu_s(path: str, missing: float = float("nan")) -> float:
-    """utime + stime of a /proc stat file, in seconds (``missing`` if it cannot be read)."""
-    try:
-        fields = Path(path).read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
-    except (OSError, IndexError, ValueError):
-        return missing
-
-
-def nofile_for(wanted: int) -> tuple[int, int]:
-    """Raise this process's RLIMIT_NOFILE soft limit towards ``wanted`` (capped by the hard one)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)
-
-
-def percentile(sorted_values: list[float], p: float) -> float:
-    """Nearest-rank percentile of an ascending list (nan when empty)."""
-    if not sorted_values:
-        return float("nan")
-    k = max(0, min(len(sorted_values) - 1, int(round(p / 100 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[k]
-
-
-def machine_busy_s() -> float:
-    """CPU seconds spent by the whole machine so far (every core; /proc/stat, idle and iowait excluded)."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
-    return (user + nice + system + irq + softirq + steal) / CLK_TCK
-
-
-def loadavg() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-class Child:
-    """A process we started: its stdout lines go to a queue (read by a thread), stderr to a file."""
-
-    def __init__(self, name: str, cmd: list[str], log: Path, *, stdin: bool = False, nofile: int = 0,
-                 env: dict | None = None):
-        self.name = name
-        self.cmd = cmd
-        self._log = open(log, "ab")
-        preexec = (lambda: nofile_for(nofile)) if nofile else None
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log, text=True,
-                                     stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, preexec_fn=preexec,
-                                     env={**os.environ, **(env or {})})
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def expect(self, prefix: str, timeout: float) -> str:
-        """The rest of the next stdout line starting with ``prefix`` (other lines are skipped)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                raise RuntimeError(f"{self.name}: no '{prefix}' line within {timeout:.0f} s") from None
-            if line is None:
-                raise RuntimeError(f"{self.name} exited ({self.proc.wait()}) before saying '{prefix}'; "
-                                   f"see {self._log.name}")
-            if line.startswith(prefix):
-                return line[len(prefix):].strip()
-
-    def send(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def pids(self) -> list[int]:
-        """This process and its descendants now (the server's store writer process, say)."""
-        found, todo = [], [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            found.append(pid)
-            try:
-                for task in Path(f"/proc/{pid}/task").iterdir():
-                    todo += [int(c) for c in (task / "children").read_text().split()]
-            except OSError:
-                pass
-        return found
-
-    def cpu_s(self, task: int | None = None) -> float:
-        """CPU seconds used so far: the whole process (every thread) with its child processes, or
-        one of its threads."""
-        if task is not None:
-            return _stat_cpu_s(f"/proc/{self.proc.pid}/task/{task}/stat")
-        return sum(_stat_cpu_s(f"/proc/{pid}/stat", 0.0 if pid != self.proc.pid else float("nan"))
-                   for pid in self.pids())
-
-    def main_thread_cpu_s(self) -> float:
-        """CPU seconds of the main thread (the server's event loop; its task id is the pid)."""
-        return self.cpu_s(self.proc.pid)
-
-    def status_kb(self, key: str) -> int:
-        """``key`` of /proc/PID/status (VmRSS, VmHWM), summed over the process and its children."""
-        total = 0
-        for pid in self.pids():
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith(key + ":"):
-                        total += int(line.split()[1])
-            except OSError:
-                pass
-        return total
-
-    def memory_kb(self) -> dict[str, int]:
-        """This process and its children: RSS and peak RSS (VmHWM) each, and their sums (RSS counts
-        pages the processes share, the interpreter's, once in each) and PSS (those split between
-        the processes sharing them; /proc/PID/smaps_rollup), in KiB."""
-        out = {"rss": 0, "hwm": 0, "pss": 0, "main_rss": 0, "children_rss": 0}
-        for pid in self.pids():
-            try:
-                status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
-                rollup = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
-            except (OSError, ValueError):
-                continue
-            rss, hwm = int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0])
-            out["rss"] += rss
-            out["hwm"] += hwm
-            out["pss"] += sum(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
-            out["main_rss" if pid == self.proc.pid else "children_rss"] += rss
-        return out
-
-    def limits(self) -> str:
-        try:
-            for line in Path(f"/proc/{self.proc.pid}/limits").read_text().splitlines():
-                if line.startswith("Max open files"):
-                    soft, hard = line.split()[3:5]
-                    return f"{soft}/{hard}"
-        except OSError:
-            pass
-        return "?"
-
-    def wait(self, timeout: float) -> int:
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait(10)
-
-    def stop(self, timeout: float = 60.0) -> int:
-        """SIGTERM (a graceful shutdown), then SIGKILL if it does not exit in time."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        code = self.wait(timeout)
-        self._log.close()
-        return code
-
-
-def start_server(name: str, cmd: list[str], log: Path, nofile: int, env: dict | None = None) -> tuple[Child, str]:
-    child = Child(name, cmd, log, nofile=nofile, env=env)
-    url = child.expect("listening on", 120)
-    return child, url
 
 
 # ---------------------------------------------------------------------------------- a phase
