@@ -285,8 +285,10 @@ async def test_the_lobby_is_the_same_from_every_node_and_a_seat_is_taken_through
         reply = await c.call(m.ListGames(status=status))
         return sorted((g.game_id, tuple(g.seats), g.started, g.over) for g in reply.games)
 
-    # (the same once the writes in flight land: a seat is replied before the game's start is stored)
+    # (the same once the writes in flight land: a seat is replied before the game's start is
+    # stored, so the live game may still show as open on both nodes for a moment)
     await until(lambda: _same(lobby, c1, c2, 2), what="the same lobby from both nodes")
+    await until(lambda: _same_started(lobby, c1, c2, live.game_id), what="the live game started on both nodes")
     assert [g[0] for g in await lobby(c2, "open")] == [opened.game_id]
     # n2 seats a player in n1's game: the join is forwarded to the owner, n2's replica seats it
     joined = await c2.call(m.Join(game_id=opened.game_id, seat="any"))
