@@ -4,10 +4,10 @@
 
 A two-entrant round robin, ``random`` vs ``random``, N games (default 200) on one bundled
 mission (default ``ridge``), exactly as ``skirmish tournament`` runs it: worker processes play
-each game in process into a MemoryStore (guarded bots, per-decision time limit on), the parent
-commits each game's events with its result into ``games.sqlite`` (SQLite, WAL,
-``synchronous=FULL``, one transaction per game), then computes the ratings and writes the
-report. Timed with ``time.perf_counter`` from the start of the run to the written report (pool
+each game in process into a MemoryStore (guarded bots, per-decision time limit on) and store it
+in ``games.sqlite`` (SQLite, WAL, one transaction per game), the parent commits each result
+(``synchronous=FULL``) once the game's events are there, then computes the ratings and writes
+the report. Timed with ``time.perf_counter`` from the start of the run to the written report (pool
 start-up included); each run in a fresh temporary directory. The 1-worker and 2-worker runs
 alternate (1, 2, 1, 2, ...: R of each), each printed with the load average; the best of each
 gives the ratio.
@@ -15,7 +15,7 @@ gives the ratio.
 Side by side, from one run: (a) the same games played one after another in this process with
 no pool and no recording (the worker's own speed: the ceiling for one worker); (b) games/s
 with 1 worker; (c) with 2 workers; and the ratio (c)/(b) (the ideal is 2.0 on a machine with
-two free cores; the parent process recording every game takes a share of a core too). The
+two free cores; the parent process recording every result takes a share of a core too). The
 load average is printed: on a shared machine the ratio says more about the neighbours.
 
 CPU per game, from ``getrusage`` (less sensitive to the neighbours than the wall clock): the

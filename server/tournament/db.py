@@ -7,21 +7,27 @@ command read it as they read any store. Two tables are added:
 - ``tournament (key, value)``: the config's fingerprint (JSON) and its full settings;
 - ``tournament_results (idx, game_id, record, recorded_at)``: one JSON record per finished game.
 
-**A game is stored only when finished, in ONE transaction with its result**: the game's row,
-its events (exact bytes and chain hashes, as the worker's MemoryStore made them) and its
-result row commit together or not at all (games that finish together share one transaction).
-So a tournament killed at any moment leaves only whole, recorded games; resuming skips them
-and plays the rest. Should a game of this tournament exist without a result all the same
-(written by another program, say), :meth:`TournamentDB.discard_unrecorded` deletes it before
-it is played again.
+**A game is stored only when finished, and counts only once its result is recorded.** A worker
+process of the local pool stores the game it played (its row and events, exact bytes and chain
+hashes as the worker's MemoryStore made them) in one transaction of its own, with
+``synchronous=NORMAL`` (no fsync); the parent then commits the result row, with
+``synchronous=FULL``, after checking that the game's events are all there. That commit syncs
+the WAL, which holds the game's rows before it, so a recorded result never outlives its game.
+(Where the worker cannot reach the file, on Ray, it hands the events back and the parent stores
+game and result in one transaction, :meth:`TournamentDB.record_many`.) So a tournament killed at
+any moment leaves recorded games whole; a game stored without a result (its worker finished it,
+the parent was killed before recording it) is deleted by :meth:`TournamentDB.discard_unrecorded`
+when the tournament resumes, and played again. Storing in the workers takes ~3 ms of SQLite a
+game off the parent, the one process every worker waits on (docs/decisions.md, "Tournament
+throughput").
 
-The parent process is the only writer; open no SQLiteStore on the file while a tournament
-runs (its writer caches each game's chain head).
+Open no SQLiteStore on the file while a tournament runs (its writer caches each game's chain head).
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -134,6 +140,8 @@ class TournamentDB:
 
     def record_many(self, games: list[tuple[int, dict, object]]) -> None:
         """Commit several finished games, each with its result, in one transaction (group commit).
+        A game its worker stored (``played.stored``) gets its result only, once its events are
+        found in the file, one row each.
 
         The events' chain hashes are the worker's ``MemoryStore``'s, computed by the store
         contract over the exact bytes (``skirmish verify`` recomputes them); here each game's
@@ -157,13 +165,42 @@ class TournamentDB:
             raise
 
     def _insert_game(self, game_id: str, played) -> None:
-        """The game's row and its events (in the open transaction)."""
-        n = len(played.ends)
-        if not n or len(played.hashes) != HASH_BYTES * n or played.ends[-1] != len(played.events):
-            raise TournamentError(f"game {game_id}: the worker sent {n} events ending at {played.ends[-1:]} in "
-                                  f"{len(played.events)} bytes and {len(played.hashes)} bytes of hashes")
-        self.conn.execute(INSERT_GAME, (game_id, played.created_at, played.meta, played.secret))
-        rows = self.conn.execute(INSERT_EVENTS, (game_id, played.events, played.hashes,
-                                                 json.dumps(played.ends))).rowcount
-        if rows != n:
-            raise TournamentError(f"game {game_id}: {n - rows} of its {n} events are empty or out of order")
+        """The game's row and its events (in the open transaction); or, for a game its worker
+        stored, a check that all its events are there."""
+        if played.stored:
+            (rows,) = self.conn.execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+            if rows != played.stored:
+                raise TournamentError(f"game {game_id}: its worker stored {played.stored} events, the file holds {rows}")
+            return
+        insert_game(self.conn, game_id, played)
+
+
+def insert_game(conn: sqlite3.Connection, game_id: str, played) -> None:
+    """A played game's row and its events, from a worker's flat values (in the open transaction)."""
+    n = len(played.ends)
+    if not n or len(played.hashes) != HASH_BYTES * n or played.ends[-1] != len(played.events):
+        raise TournamentError(f"game {game_id}: the worker sent {n} events ending at {played.ends[-1:]} in "
+                              f"{len(played.events)} bytes and {len(played.hashes)} bytes of hashes")
+    conn.execute(INSERT_GAME, (game_id, played.created_at, played.meta, played.secret))
+    rows = conn.execute(INSERT_EVENTS, (game_id, played.events, played.hashes, json.dumps(played.ends))).rowcount
+    if rows != n:
+        raise TournamentError(f"game {game_id}: {n - rows} of its {n} events are empty or out of order")
+
+
+def open_for_worker(path: Path) -> sqlite3.Connection:
+    """A worker's connection to the tournament's file: it stores the games it plays, unsynced
+    (the parent's commit of each result syncs them, see the module docstring)."""
+    conn = connect(path)
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def store_game(conn: sqlite3.Connection, game_id: str, played) -> None:
+    """Store one played game in a transaction of its own (a worker's side of ``record_many``)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        insert_game(conn, game_id, played)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

@@ -8,8 +8,8 @@ forfeits, progress, resuming and Ctrl-C work as they do locally:
 - each game is one Ray task running :func:`skirmish.server.tournament.worker.play_game`, the
   function a worker process runs; the task returns the :class:`~.worker.Played` (the game's
   events, hashes, header, secret and the result, and the bots' logs in the forfeit) to the
-  parent, which alone writes ``OUT/games.sqlite``, each game with its result in one
-  transaction, exactly as with processes. A game's events follow from its spec (seed, dice
+  parent, which writes it to ``OUT/games.sqlite`` with its result in one transaction (a worker
+  process of the local pool stores its games itself; a Ray task may run on another machine). A game's events follow from its spec (seed, dice
   seed, bot seeds), so the stored games are the same whichever node or worker played them;
 - a task is not retried by Ray (``max_retries=0``): a worker that dies with a game is reported
   as a worker process dying is, and the games recorded so far are kept;

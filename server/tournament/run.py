@@ -48,7 +48,7 @@ class TournamentResult:
     records: list[dict]
     played_now: int  # games played by this run
     resumed: int  # games found recorded when this run started
-    discarded: list[str]  # partly stored games deleted before playing them again
+    discarded: list[str]  # games stored without a result, deleted before playing them again
     files: list[Path] = field(default_factory=list)
     rounds: list[dict] = field(default_factory=list)  # per round: pairings (and the bye, in Swiss)
 
@@ -196,7 +196,7 @@ def _announce(config: TournamentConfig, total: int, resumed: int, discarded: lis
         line += f"; resuming: {resumed} already recorded, {total - resumed} to play"
     print(line, file=stderr)
     if discarded:
-        print(f"tournament: discarded {len(discarded)} partly stored game(s) to play them again: "
+        print(f"tournament: discarded {len(discarded)} game(s) stored without a result, to play them again: "
               f"{', '.join(discarded[:5])}{' …' if len(discarded) > 5 else ''}", file=stderr)
 
 
@@ -242,7 +242,7 @@ def make_record(spec: GameSpec, played: Played, server: str | None) -> dict:
         "points": played.points,
         "forfeit": forfeit,
         "error": forfeit["error"] if forfeit else None,
-        "events": len(played.ends) if not server else None,
+        "events": (played.stored or len(played.ends)) if not server else None,
         "decisions": played.decisions,
         "duration": round(played.duration, 4),
         "think": {side: round(t, 4) for side, t in played.think.items()},
@@ -395,7 +395,9 @@ class _Runner:
         elif self.pool is None or self.pool_workers < workers:
             if self.pool is not None:
                 self.pool.shutdown(wait=True)
-            self.pool = ProcessPoolExecutor(max_workers=workers, initializer=init_worker)
+            # each worker stores the games it plays (a game kept by a server has nothing to store)
+            db_path = None if self.config.server else str(self.db.path)
+            self.pool = ProcessPoolExecutor(max_workers=workers, initializer=init_worker, initargs=(db_path,))
             self.pool_workers = workers
         pending: dict[Future, GameSpec] = {}
         queue = list(reversed(specs))

@@ -1,13 +1,15 @@
 """One tournament game, as run in a worker process: :func:`play_game`.
 
 **In process** (the default): the two guarded bots play with ``skirmish.server.match.play_match`` into
-a fresh ``MemoryStore``; the worker hands back the game's stored events (exact bytes and chain
-hashes), its header and secret, and the result. The parent process is the only writer of the
-tournament's SQLite store: it commits the game and its result together. The events travel as
-three flat values (every event's bytes one after another, where each ends, the 32-byte chain
-hashes one after another) rather than two lists of ~1,000 small ``bytes``: the parent stores
-them with one statement that SQLite splits (``db.py``), with no Python work per event, and
-pickling them is a copy (see docs/decisions.md, "Tournament throughput").
+a fresh ``MemoryStore``; a worker of the local pool, started with the tournament's file
+(:func:`init_worker`), stores the game there itself (its row, its events with their exact bytes
+and chain hashes, its header and secret) and hands back the result and how many events it
+stored; the parent commits the result (``db.py`` says why that order keeps the file whole).
+A worker without the file (on Ray) hands the events back instead, as three flat values (every
+event's bytes one after another, where each ends, the 32-byte chain hashes one after another)
+rather than two lists of ~1,000 small ``bytes``, and the parent stores them. Either way one
+statement that SQLite splits stores them, with no Python work per event (see docs/decisions.md,
+"Tournament throughput").
 
 **Through a server** (``--server URL``): two ``skirmish.bots.runner.run_bot`` clients, one creating
 the game on side a and one joining it on side b; the server keeps the log, the worker hands
@@ -25,17 +27,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import accumulate
+from pathlib import Path
 
 from .guard import Forfeit, GuardedBot
 from .schedule import GameSpec
 
 _MISSIONS: dict = {}
 _LOOP: tuple[int, asyncio.AbstractEventLoop] | None = None
+_DB: sqlite3.Connection | None = None  # the tournament's file, in a worker of the local pool
 
 
 @dataclass
@@ -59,15 +64,22 @@ class Played:
     created_at: float = 0.0
     meta: bytes = b""
     secret: bytes = b""
+    stored: int = 0  # events this worker stored in the tournament's file itself (then none travel)
 
 
-def init_worker() -> None:
+def init_worker(db_path: str | None = None) -> None:
     """Set up a worker process: Ctrl-C is left to the parent (which stops handing out games), and
     a running event loop inherited over fork (the CLI runs inside ``asyncio.run``) is forgotten,
-    as Python 3.12+ does by itself after a fork; and the worker exits if its parent dies."""
+    as Python 3.12+ does by itself after a fork; and the worker exits if its parent dies. With
+    ``db_path``, the worker stores the games it plays in that file (the tournament's)."""
+    global _DB
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     asyncio.events._set_running_loop(None)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True).start()
+    if db_path is not None:
+        from .db import open_for_worker
+
+        _DB = open_for_worker(Path(db_path))
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -122,7 +134,7 @@ async def _play_local(spec: GameSpec) -> Played:
     duration = time.perf_counter() - start
     stored = await store.read(spec.game_id)
     info = await store.game_info(spec.game_id)
-    return Played(
+    played = Played(
         index=spec.index, game_id=spec.game_id, winner_side=outcome.winner, reason=outcome.reason,
         points=dict(outcome.points), decisions=sum(g.decisions for g in guards.values()), duration=duration,
         forfeit=forfeit.as_dict() if forfeit else None,
@@ -131,6 +143,12 @@ async def _play_local(spec: GameSpec) -> Played:
         hashes=b"".join(s.hash for s in stored), created_at=info.created_at,
         meta=info.meta, secret=await store.load_secret(spec.game_id),
     )
+    if _DB is None:
+        return played
+    from .db import store_game
+
+    store_game(_DB, spec.game_id, played)
+    return replace(played, events=b"", ends=[], hashes=b"", meta=b"", secret=b"", stored=len(stored))
 
 
 async def _play_server(spec: GameSpec, url: str) -> Played:

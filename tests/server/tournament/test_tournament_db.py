@@ -1,15 +1,17 @@
-"""The parent stores a worker's game with one statement (db.py's INSERT_EVENTS): the rows are the
-exact bytes and hashes cut at the ends given, and a game whose flat values do not add up is
-refused with nothing of it stored."""
+"""A game is stored with one statement (db.py's INSERT_EVENTS), by the parent or by the worker that
+played it: the rows are the exact bytes and hashes cut at the ends given, and a game whose flat
+values do not add up is refused with nothing of it stored. A game its worker stored gets its
+result only once all its events are found in the file."""
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 
 from skirmish.server.tournament.config import TournamentError
-from skirmish.server.tournament.db import TournamentDB
+from skirmish.server.tournament.db import TournamentDB, open_for_worker, store_game
 from skirmish.server.tournament.worker import Played
 
 
@@ -52,3 +54,24 @@ def test_a_game_that_does_not_add_up_is_refused_and_nothing_of_it_is_stored(tmp_
         assert rows(db) == []
         assert db.conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
         assert db.records() == {}
+
+
+def test_a_game_its_worker_stored_gets_its_result_once_every_event_is_there(tmp_path):
+    events = [b"\x81\xa1a\x01", b"x" * 3000, b"\x00"]
+    path = tmp_path / "games.sqlite"
+    with TournamentDB(path) as db:
+        worker = open_for_worker(path)
+        try:
+            assert worker.execute("PRAGMA synchronous").fetchone() == (1,)  # NORMAL: the result's commit syncs
+            store_game(worker, "g-00000", played(events))
+            store_game(worker, "g-00001", played(events))
+        finally:
+            worker.close()
+        with pytest.raises(TournamentError, match="g-00001: its worker stored 4 events, the file holds 3"):
+            db.record(1, {"id": "g-00001"}, replace(played([]), stored=4))
+        assert db.records() == {}
+        db.record(0, {"id": "g-00000"}, replace(played([]), stored=3))
+        assert db.records() == {0: {"id": "g-00000"}}
+        assert rows(db)[:3] == [("g-00000", i + 1, e, hashlib.sha256(e).digest(), "blob") for i, e in enumerate(events)]
+        assert db.discard_unrecorded("g") == ["g-00001"]  # stored, never recorded: played again on resume
+        assert {gid for (gid,) in db.conn.execute("SELECT game_id FROM games")} == {"g-00000"}
