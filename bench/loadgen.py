@@ -46,12 +46,12 @@ import asyncio
 import itertools
 import json
 import random
-import resource
 import sys
 import time
 from collections import Counter
 
 import msgspec
+from harness import nofile_for
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -102,15 +102,6 @@ def make_codec(name: str):
     dec, dec_d, dec_p = mod.Decoder(Frame), mod.Decoder(WireDecision), mod.Decoder(WirePush)
     encode = (lambda msg: enc.encode(msg).decode()) if name == "json" else enc.encode
     return encode, dec.decode, dec_d.decode, dec_p.decode
-
-
-def raise_nofile(wanted: int) -> tuple[int, int]:
-    """Raise RLIMIT_NOFILE's soft limit towards ``wanted`` (up to the hard limit); the limits now."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)
 
 
 def emit(kind: str, payload: dict) -> None:
@@ -194,7 +185,7 @@ class EchoLoad(Base):
 
         conns = await asyncio.gather(*(opened() for _ in range(a.connections)))
         emit("ready", {"connections": len(conns), "setup_s": round(time.perf_counter() - started, 3),
-                       "nofile": raise_nofile(0)})
+                       "nofile": nofile_for(0)})
         await wait_for_go()
         go = time.perf_counter()
         self.m0, self.m1 = go + a.warmup, go + a.warmup + a.seconds
@@ -515,7 +506,7 @@ class GameLoad(Base):
         await self.all_settled.wait()
         emit("ready", {"games": len(self.live), "connections": 2 * len(self.live),
                        "setup_s": round(time.perf_counter() - started, 3),
-                       "setup_failures": dict(self.setup_failures), "nofile": raise_nofile(0)})
+                       "setup_failures": dict(self.setup_failures), "nofile": nofile_for(0)})
         await wait_for_go()
         go = time.perf_counter()
         self.m0, self.m1 = go + a.warmup, go + a.warmup + a.seconds
@@ -591,7 +582,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--setup-concurrency", type=int, default=25, help="games (or connections) set up at once")
     args = ap.parse_args()
-    raise_nofile(2 * max(args.games, args.connections) + 256)
+    nofile_for(2 * max(args.games, args.connections) + 256)
     load = EchoLoad(args) if args.mode == "echo" else GameLoad(args)
     asyncio.run(load.run())
 
