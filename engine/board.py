@@ -223,7 +223,7 @@ def reachable(board: Board, start: Cell, budget: int, occupied: set[Cell]) -> di
 # once. An entry made of ((x, y), cost) pairs was some 200 tuples tracked by the cyclic collector;
 # a full cache turning over on a busy server kept hundreds of thousands of them in the youngest
 # generation (an entry made and one evicted leave CPython's allocation count as it was), and a
-# collection then took 100-160 ms (docs/decisions.md, "The reach cache and the collector").
+# collection then took 100-160 ms (docs/decisions.md, "The p99 at half rate: two stalls found").
 @lru_cache(maxsize=64)
 def _cells(width: int, height: int) -> tuple[Cell, ...]:
     """Every cell of a board, by index (shared by the dicts ``reachable`` returns)."""

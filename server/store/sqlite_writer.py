@@ -256,9 +256,12 @@ class Writer:
         conn = self.conn
         results: list[Any] = []
         ckpt = self.checkpointer
+        if ckpt is not None and ckpt.restart_due():
+            try:  # the rest of the thread's copy, so that this transaction restarts the WAL
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error:
+                pass  # not this time: the thread asks again, the backstop bounds the WAL meanwhile
         try:
-            if ckpt is not None and ckpt.restart_due():
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the rest of the thread's copy: the WAL restarts
             conn.execute("BEGIN IMMEDIATE")
             try:
                 batch = Batch(self.stored_commands(requests))
