@@ -151,6 +151,14 @@ def test_a_challenge_in_progress_shows_both_pools_and_your_hand():
     assert "attacker a2 (you): [6, 5, 2] = 2 successes, 2 fate to spend" in text
     assert "defender b1: [4, 1] = 1 success, 3 fate to spend" in text
     assert "as they stand: the attacker wins by 1" in text
+    # a pool of no dice (a defender with none left to roll) is said, not printed empty
+    state.stack[-1] = ChallengeFrame(op="capture_kill", attacker="a2", target="b1", aside="a", dside="b",
+                                     step="turn", apool=(6, 5), dpool=(), afate=2, dfate=0, to_decide="a")
+    text = render.procedure(state, "a")
+    assert "defender b1: no dice, 0 successes, 0 fate to spend" in text and "[]" not in text
+    assert "as they stand: the attacker wins by 2" in text
+    state.stack[-1] = ChallengeFrame(op="assassinate", attacker="a2", target="b1", aside="a", dside="b",
+                                     step="turn", apool=(6, 5, 2), dpool=(4, 1), afate=2, dfate=3, to_decide="b")
     status = render.status(state, "a")
     assert "your hand (2): jam (re-roll the opponent's successes), luck (turn up to 2 failed dice into successes)" in status
     assert "side b holds 3 cards (hidden)" in status

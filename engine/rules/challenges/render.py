@@ -97,7 +97,8 @@ def challenge(frame: ChallengeFrame, state, side: str) -> list[str]:
     def pool(who: str, uid: str, dice_: tuple[int, ...], fate: int, s: str) -> str:
         you = " (you)" if s == side else ""
         n = dice.successes(dice_)
-        return f"{who} {uid}{you}: {list(dice_)} = {n} success{'' if n == 1 else 'es'}, {fate} fate to spend"
+        rolled = f"{list(dice_)} = {n} success{'' if n == 1 else 'es'}" if dice_ else "no dice, 0 successes"
+        return f"{who} {uid}{you}: {rolled}, {fate} fate to spend"
 
     lines = [f"challenge: {frame.op.replace('_', ' ')} by {frame.attacker}"
              + (f" against {frame.target}" if frame.target else "")
