@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -94,14 +95,9 @@ class TournamentDB:
         return None if row is None else json.loads(row[0])
 
     def put(self, key: str, value: Any) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             self.conn.execute("INSERT INTO tournament (key, value) VALUES (?, ?) "
                               "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def has_foreign_games(self) -> bool:
         """Games in the file that no tournament record accounts for, while no tournament is recorded."""
@@ -122,15 +118,10 @@ class TournamentDB:
             "SELECT game_id FROM games WHERE substr(game_id, 1, ?) = ? "
             "AND game_id NOT IN (SELECT game_id FROM tournament_results)", (len(prefix) + 1, prefix + "-"))]
         if ids:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
+            with transaction(self.conn):
                 for gid in ids:
                     for table in ("events", "commands", "snapshots", "games"):
                         self.conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (gid,))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
         return ids
 
     def record(self, index: int, record: dict, played=None) -> None:
@@ -150,8 +141,7 @@ class TournamentDB:
         every event non-empty, the last one ending at the end of the bytes, one row per event.
         """
         now = time.time()
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             for index, record, played in games:
                 game_id = record["id"]
                 if played is not None:
@@ -159,10 +149,6 @@ class TournamentDB:
                 self.conn.execute(
                     "INSERT INTO tournament_results (idx, game_id, record, recorded_at) VALUES (?, ?, ?, ?)",
                     (index, game_id, json.dumps(record, sort_keys=True), now))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def _insert_game(self, game_id: str, played) -> None:
         """The game's row and its events (in the open transaction); or, for a game its worker
@@ -197,9 +183,16 @@ def open_for_worker(path: Path) -> sqlite3.Connection:
 
 def store_game(conn: sqlite3.Connection, game_id: str, played) -> None:
     """Store one played game in a transaction of its own (a worker's side of ``record_many``)."""
+    with transaction(conn):
+        insert_game(conn, game_id, played)
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection):
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the body raises."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        insert_game(conn, game_id, played)
+        yield
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
