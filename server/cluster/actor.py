@@ -59,6 +59,10 @@ class ClusterActor(GameActor):
             await super().boot()
             self.node.owned(self)  # (its hosted bot, if it has one, plays on this node)
         else:
+            # What the owner stored while this node was loading the game (its log read, its actor
+            # not yet registered) was published to nobody here: read it, or a seat resuming here
+            # is shown a decision already answered and waits for ever (tests/server/cluster).
+            await self.sync()
             self._after(())
 
     async def _time_out(self, decision_id: int) -> None:
