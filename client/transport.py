@@ -267,6 +267,8 @@ class Transport:
         except websockets.ConnectionClosed:
             self._calls.pop(msg.id, None)
             self.session.forget(msg.id)
+            if fut.done():  # the reader, seeing the close first, failed the call (_fail_calls): retrieved
+                fut.exception()  # here, not logged by asyncio as "never retrieved"
             raise ConnectionLost() from None
         try:
             return await asyncio.wait_for(fut, timeout)

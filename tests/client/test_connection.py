@@ -374,3 +374,39 @@ async def test_a_command_for_a_game_seen_to_end_is_game_over_without_asking_the_
             with pytest.raises(ClientError) as err:
                 await attempt
             assert err.value.code == "game.over"
+
+
+async def test_a_call_whose_send_meets_the_close_fails_once_and_leaves_nothing_unretrieved():
+    # The server closing (a node shutting down): websockets' send waits for the close while the
+    # reader task, woken first, fails every call in flight; send then raises too. The caller gets
+    # one ConnectionLost, and asyncio has no "exception was never retrieved" to log.
+    import gc
+
+    from websockets.exceptions import ConnectionClosedOK
+    from websockets.frames import Close
+
+    from skirmish.client.transport import Transport
+
+    class Closing:  # a connection whose close the reader sees while send still waits
+        def __init__(self, transport):
+            self.transport = transport
+
+        async def send(self, frame):
+            await asyncio.sleep(0)
+            self.transport._fail_calls()
+            raise ConnectionClosedOK(Close(1001, "going away"), None)
+
+    unretrieved = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, ctx: unretrieved.append(ctx))
+    try:
+        t = Transport("ws://127.0.0.1:9")
+        t._ws = Closing(t)
+        with pytest.raises(ConnectionLost):
+            await t._call_once(m.ListMissions(), 1.0)
+        assert not t._calls
+        gc.collect()
+        await asyncio.sleep(0)
+        assert unretrieved == []
+    finally:
+        loop.set_exception_handler(None)
