@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import sys
@@ -48,6 +47,7 @@ from websockets.http11 import Request
 from skirmish.engine.errors import GameError
 from skirmish.protocol.codec import SUBPROTOCOLS, Codec, codec_for
 from skirmish.protocol.errors import ProtocolError
+from skirmish.server.collector import Collector
 from skirmish.server.config import ServerConfig
 from skirmish.server.connection import Connection, TokenBucket
 from skirmish.server.housebots import HouseBots, parse_names
@@ -398,27 +398,21 @@ async def running_server(config: ServerConfig | None = None, *, store: EventStor
         await app.shutdown()
 
 
-# The cyclic garbage collector, tuned for a server process (docs/decisions.md): CPython starts a
-# collection of the youngest generation every 700 net allocations, and every command allocates
-# hundreds of short-lived objects (the state ``decide`` works on, events, frames), so at the
-# default it collected about 60 times a second at peak load and took 7.6% of the server's time;
-# at 10,000 it took 1.9% (bench/bench_server.py --gc-stats). The objects made while starting
-# (modules, missions) are frozen: no full collection walks them again.
-GC_THRESHOLD = (10_000, 10, 10)
-
-
 async def serve_until_signalled(config: ServerConfig, out=None) -> int:
-    """``skirmish serve``: run until SIGTERM or SIGINT, then shut down gracefully; exit status 0."""
+    """``skirmish serve``: run until SIGTERM or SIGINT, then shut down gracefully; exit status 0.
+
+    The process's garbage collector runs by the loop's clock while it serves (``Collector``)."""
     out = out or sys.stdout
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLD)
+    collector: Collector | None = None
     try:
         async with running_server(config) as app:
+            collector = Collector(on_full=lambda collected, took, frozen: app.log.info(
+                "gc.full", collected=collected, ms=round(took * 1000, 1), frozen=frozen))
+            collector.start(loop)
             host = config.host if ":" not in config.host else f"[{config.host}]"
             print(f"listening on ws://{host}:{app.port}", file=out, flush=True)  # (one line: scripts read it)
             await stop.wait()
@@ -426,7 +420,6 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
-        gc.set_threshold(*thresholds)
-        if not frozen:  # (objects someone else froze before stay frozen)
-            gc.unfreeze()
+        if collector is not None:
+            collector.stop()
     return 0

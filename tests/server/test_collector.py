@@ -1,0 +1,122 @@
+"""The server's garbage collector by the clock (skirmish.server.collector)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+
+from skirmish.server.collector import Collector
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def cycle() -> tuple[weakref.ref, Node]:
+    """Two objects that hold each other: only the cyclic collector frees them."""
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a), a
+
+
+def is_frozen(obj) -> bool:
+    return gc.is_tracked(obj) and not any(o is obj for g in range(3) for o in gc.get_objects(g))
+
+
+async def until(predicate, seconds: float = 5.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+def collector():
+    made: list[Collector] = []
+
+    def make(**kwargs) -> Collector:
+        c = Collector(**kwargs)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        c.stop()
+
+
+async def test_a_young_pass_frees_new_cyclic_garbage_and_freezes_what_survives(collector):
+    before = gc.get_freeze_count()
+    c = collector(young_s=0.02)
+    c.start(asyncio.get_running_loop())
+    assert not gc.isenabled()  # no automatic collection while the clock runs
+    assert gc.get_freeze_count() > before  # what was there at the start is frozen
+
+    dead, a = cycle()
+    del a
+    kept, keep = cycle()
+    passes = c.young_passes
+    await until(lambda: c.young_passes >= passes + 2)
+    assert dead() is None  # a young pass found the garbage cycle
+    assert kept() is keep and is_frozen(keep)  # the survivor is out of every later pass
+
+
+async def test_cyclic_garbage_among_frozen_objects_waits_for_the_full_pass(collector):
+    reports = []
+    c = collector(young_s=0.02, on_full=lambda *r: reports.append(r))
+    c.start(asyncio.get_running_loop())
+    ref, a = cycle()
+    await until(lambda obj=a: is_frozen(obj))
+    del a  # garbage now, but frozen: young passes never walk it
+    passes = c.young_passes
+    await until(lambda: c.young_passes >= passes + 3)
+    assert ref() is not None
+    assert c.full() >= 2 and ref() is None
+    assert len(reports) == 1
+    collected, took, frozen = reports[0]
+    assert collected >= 2 and took >= 0 and frozen > 0
+    assert not gc.isenabled()  # still by the clock after a full pass
+
+
+async def test_a_full_pass_comes_when_the_frozen_objects_grew_by_a_quarter(collector):
+    now = [0.0]
+    c = collector(young_s=0.01, check_s=1.0, clock=lambda: now[0])
+    c.start(asyncio.get_running_loop())
+    frozen = gc.get_freeze_count()
+    refs, garbage = zip(*(cycle() for _ in range(frozen // 4)))  # 2 objects each: half as many again
+    garbage = list(garbage)
+    await until(lambda obj=garbage[-1]: is_frozen(obj))
+    del garbage
+    passes = c.young_passes
+    await until(lambda: c.young_passes >= passes + 3)
+    assert c.full_passes == 0 and refs[0]() is not None  # not looked at before check_s
+    now[0] = 1.0
+    await until(lambda: c.full_passes == 1)
+    assert all(r() is None for r in refs)
+    now[0] = 2.0
+    passes = c.young_passes
+    await until(lambda: c.young_passes >= passes + 3)
+    assert c.full_passes == 1  # no growth since: no second full pass
+
+
+async def test_stop_leaves_the_collector_as_it_was(collector):
+    enabled, frozen = gc.isenabled(), gc.get_freeze_count()
+    c = collector(young_s=0.01)
+    c.start(asyncio.get_running_loop())
+    with pytest.raises(RuntimeError):
+        c.start(asyncio.get_running_loop())
+    await until(lambda: c.young_passes >= 1)
+    c.stop()
+    c.stop()  # twice is harmless
+    assert gc.isenabled() == enabled and gc.get_freeze_count() == frozen
+    passes = c.young_passes
+    await asyncio.sleep(0.05)
+    assert c.young_passes == passes  # the clock stopped with it
+
+
+@pytest.mark.parametrize("young_s, check_s, growth", [(0, 1, 0.25), (-1, 1, 0.25), (1.0, 0.5, 0.25), (0.05, 1, 0)])
+def test_bad_settings_are_refused(young_s, check_s, growth):
+    with pytest.raises(ValueError, match="the collector needs"):
+        Collector(young_s=young_s, check_s=check_s, growth=growth)
