@@ -24,7 +24,7 @@ async def test_a_replica_reads_what_the_owner_stored_while_it_was_loading():
     # A node loads a game as a replica (its log read first, its actor registered after more
     # round trips): the owner's events published in between found no actor there and were
     # dropped. The replica reads them from the store when it boots, so a seat resuming on it is
-    # shown the decision that is really pending (CI once waited 150 s for a seat shown an old one).
+    # shown the decision that is really pending (the likely cause of a 150 s wait in CI).
     store = MemoryStore()
     owner = await LiveGame.create(store, load("ridge"))
     await owner.run(Start())
