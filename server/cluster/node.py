@@ -303,15 +303,16 @@ class Node:
     async def take_over(self, game_id: str) -> bool:
         """Take the game's lease if it is free and run its actor here as the owner."""
         actor = self.lobby.actors.get(game_id)
-        if actor is None or actor.closing:
-            if await self.claim(game_id) is None:  # (no replica for a game nobody here follows)
-                return False
-            actor = await self.lobby.get(game_id)  # loaded as the owner: the lease is held
-            return actor.owner
-        if actor.owner:
+        if actor is not None and not actor.closing and actor.owner:
             return True
-        if await self.claim(game_id) is None:
+        if await self.claim(game_id) is None:  # (no replica for a game nobody here follows)
             return False
+        if actor is None or actor.closing:
+            actor = await self.lobby.get(game_id)  # loaded as the owner: the lease is held ...
+            if actor.owner:
+                return True
+            # ... unless a load begun before the claim (a resume, its claim refused) made a replica:
+            # promote it, or this node renews a lease nobody plays under and the game stalls
         started = time.perf_counter()
         await actor.call(actor.promote)
         self.log.info("lease.promoted", game=game_id, seq=actor.state.seq,

@@ -1,4 +1,5 @@
-"""A replica's actor on its own (no NATS, no PostgreSQL): what it does when it boots."""
+"""A replica's actor on its own (no NATS, no PostgreSQL): what it does when it boots, and when its node
+takes the game over."""
 
 from __future__ import annotations
 
@@ -43,3 +44,55 @@ async def test_a_replica_reads_what_the_owner_stored_while_it_was_loading():
         assert actor.game.head_hash == owner.head_hash
     finally:
         await actor.close()
+
+
+class NodeSide:
+    """What an actor asks of its node (``skirmish.server.cluster.node.Node``), recorded."""
+
+    open_game_ttl = 0
+
+    def __init__(self) -> None:
+        self.owned_games: list[str] = []
+
+    def owned(self, actor) -> None:
+        self.owned_games.append(actor.game_id)
+
+    def publish_events(self, *args) -> None:
+        pass
+
+    def finished(self, game_id: str) -> None:
+        pass
+
+
+async def test_taking_over_a_game_whose_load_made_a_replica_promotes_it():
+    # A resume began loading the game while another node's lease was live (its claim refused:
+    # a replica); the lease expired meanwhile and this node's taker claimed it. The load in
+    # flight hands the taker that replica: it must be promoted, or this node renews a lease
+    # under which nobody plays.
+    from skirmish.server.cluster.node import Node
+
+    store = MemoryStore()
+    owner = await LiveGame.create(store, load("ridge"))
+    await owner.run(Start())
+    await play(owner, 2)
+    side = NodeSide()
+    replica = ClusterActor(await LiveGame.load(store, owner.game_id), node=side, owner=False,
+                           clock=GameClock(move_ms=30_000, reserve_ms=120_000, max_timeouts=3), log=get_logger())
+
+    class Loading:  # the lobby: no actor registered yet, the load in flight returns the replica
+        actors: dict = {}
+
+        async def get(self, game_id):
+            return replica
+
+    async def claim(game_id):
+        return 2  # the lease, taken over (epoch 2)
+
+    node = Node.__new__(Node)  # (only what take_over uses: no NATS, no PostgreSQL)
+    node.lobby, node.claim, node.log = Loading(), claim, get_logger()
+    try:
+        assert await node.take_over(owner.game_id) is True
+        assert replica.owner and side.owned_games == [owner.game_id]
+        assert replica.clock.running is not None  # its clock runs for the pending decision
+    finally:
+        await replica.close()
