@@ -16,6 +16,7 @@ from skirmish.bots.random_bot import RandomBot
 from skirmish.bots.runner import run_bot
 from skirmish.engine.codec import decode_event
 from skirmish.engine.events import OptionChosen
+from skirmish.engine.evolve import replay
 from skirmish.engine.verify import LoggedEvent, verify_log
 from skirmish.protocol import messages as m
 
@@ -136,16 +137,39 @@ class Games:
         a = asyncio.create_task(run_bot(url, PacedBot(seed=i), mission="ridge", on_seated=on_seated,
                                         on_update=self._recorder(lambda: (held["a"], "a")),
                                         think_in_thread=True))
-        s = await seated
+        await asyncio.wait({a, seated}, return_when=asyncio.FIRST_COMPLETED)
+        if not seated.done():  # the creating bot failed before it had a seat: its error fails the test now
+            await a
+            raise AssertionError(f"game {i}: the creating bot ended without a seat")
+        s = seated.result()
         self.ids.append(s.game_id)
         b = run_bot(url, PacedBot(seed=10_000 + i), game_id=s.game_id,
                     on_update=self._recorder(lambda: (s.game_id, "b")), think_in_thread=True)
         return await asyncio.gather(a, b)
 
+    async def stalled(self) -> str:
+        """Each game not over: where its log is, whom it waits for, the last seq each seat was shown."""
+        lines = []
+        async with await self.cluster.store() as store:
+            for game in self.ids:
+                state = replay(decode_event(e.data) for e in await store.read(game))
+                if state.outcome is not None:
+                    continue
+                p = state.pending
+                seen = {seat: max((seq for seq, _ in self.shown.get((game, seat), [])), default=0) for seat in "ab"}
+                lines.append(f"game {game}: log at seq {state.seq}, waiting for "
+                             f"{f'seat {p.side} (decision {p.id}, {p.kind})' if p else 'nobody'}; "
+                             f"last seq shown to a: {seen['a']}, to b: {seen['b']}")
+        return "\n".join(lines) or "(every game in the store is over: a bot did not stop)"
+
     async def check(self) -> None:
         """Every game finished and verifies; every event a seat was shown is the stored one at its
         seq (nothing acknowledged was lost or changed); the head hash announced is the log's."""
-        outcomes = await asyncio.wait_for(self.task, 150)
+        done, _ = await asyncio.wait({self.task}, timeout=150)
+        if not done:
+            self.task.cancel()
+            pytest.fail("games did not all end within 150 s:\n" + await self.stalled())
+        outcomes = self.task.result()
         assert all(x == y for x, y in outcomes)
         await self.cluster.verify(self.ids)
         async with await self.cluster.store() as store:
