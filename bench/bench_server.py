@@ -245,6 +245,10 @@ def print_games(r: dict, args, rss: bool = True) -> None:
         if r.get(key):
             extra.append(f"{what}: " + "; ".join(f"{k} x{v}" for k, v in r[key].items()))
     print(f"    {cpu(r, 'server')}; games set up {r['games_set_up']}; " + ("; ".join(extra) or "no errors"))
+    pauses = sorted(r.get("client_gc_ms", []))
+    if pauses:  # (a pause in the load generator delays the acks it reads, as one in the server would)
+        print(f"    the load generator's own garbage collections in the window: {len(pauses)}, "
+              f"{sum(pauses):.0f} ms in all, the longest {pauses[-1]:.1f} ms")
     rss_text = (f"server RSS {r['rss_before_kb'] / 1024:.1f} MiB before the phase, {r['rss_window_kb'] / 1024:.1f} MiB "
                 f"at the end of the window; " if rss else "")
     print(f"    {rss_text}load average {r['load_before']} before, {r['load_after']} after")

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import random
@@ -52,6 +53,7 @@ from collections import Counter
 
 import msgspec
 from harness import nofile_for
+from skirmish.server.collector import Collector
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -102,6 +104,28 @@ def make_codec(name: str):
     dec, dec_d, dec_p = mod.Decoder(Frame), mod.Decoder(WireDecision), mod.Decoder(WirePush)
     encode = (lambda msg: enc.encode(msg).decode()) if name == "json" else enc.encode
     return encode, dec.decode, dec_d.decode, dec_p.decode
+
+
+# This process's own garbage collections, (perf_counter at the end, seconds): a pause here delays
+# the acks it reads as much as one in the server, so the report says how long they were.
+GC_PAUSES: list[tuple[float, float]] = []
+_gc_started = [0.0]
+
+
+def _time_gc(phase: str, info: dict) -> None:
+    now = time.perf_counter()
+    if phase == "start":
+        _gc_started[0] = now
+    else:
+        GC_PAUSES.append((now, now - _gc_started[0]))
+
+
+gc.callbacks.append(_time_gc)
+
+
+def gc_in(m0: float, m1: float) -> list[float]:
+    """The pauses (ms) of the collections that ended inside [m0, m1)."""
+    return sorted(round(d * 1000, 3) for t, d in GC_PAUSES if m0 <= t < m1)
 
 
 def emit(kind: str, payload: dict) -> None:
@@ -556,7 +580,7 @@ class GameLoad(Base):
             "playing_in_window": playing, "idle_whole_window": idle, "connections_open_max": self.connections_open_max,
             "setup_failures": dict(self.setup_failures), "game_failures": dict(self.game_failures),
             "errors": dict(self.errors), "probe": probe, "resigned": sum(1 for r in resigned if r is True),
-            "cpu_s": cpu1 - cpu0})
+            "cpu_s": cpu1 - cpu0, "client_gc_ms": gc_in(self.m0, self.m1)})
 
 
 def main() -> None:
@@ -584,7 +608,19 @@ def main() -> None:
     args = ap.parse_args()
     nofile_for(2 * max(args.games, args.connections) + 256)
     load = EchoLoad(args) if args.mode == "echo" else GameLoad(args)
-    asyncio.run(load.run())
+    asyncio.run(collected_by_the_clock(load.run()))
+
+
+async def collected_by_the_clock(work) -> None:
+    """Run ``work`` with the collector ``skirmish serve`` runs (skirmish.server.collector): with
+    CPython's own, this process's pauses reached 132 ms with 1,000 games (docs/decisions.md, "The
+    collector by the clock"), and every ack read after one was timed late by it."""
+    collector = Collector()
+    collector.start(asyncio.get_running_loop())
+    try:
+        await work
+    finally:
+        collector.stop()
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class Collector:

@@ -16,7 +16,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 @pytest.mark.parametrize("script, args, expect", [
     ("bench_store.py", ["--events", "3000", "--games", "20", "--repeat", "1"], "ratio (b)/(a)"),
     ("bench_replay.py", ["--events", "3000", "--repeat", "1", "--verify"], "events/s"),
-    ("bench_tournament.py", ["--games", "4", "--repeat", "1"], "scaling 1 -> 2 workers"),
+    ("bench_tournament.py", ["--games", "4", "--repeat", "1"], "against the machine's (d)"),
     ("bench_strength.py", ["--games", "2", "--budget-ms", "20", "--matchups", "greedy-random,mcts-random"], "targets:"),
     ("bench_server.py", ["--games", "2", "--seconds", "1", "--warmup", "0.5", "--capacity-games", "4",
                          "--capacity-interval", "0.5"], "throughput ratio skirmish / echo"),
