@@ -258,6 +258,11 @@ class App:
         # before, in ``process_request``): websockets would keep their headers for the connection's
         # life, 4 KiB a connection. The request keeps its path (docs/decisions.md, "Memory: 1,000 games").
         ws.request, ws.response = Request(ws.request.path, Headers()), None
+        # Nor is the subprotocol chooser: websockets binds it to the protocol as a closure over the
+        # connection, a cycle that only a full garbage collection frees, and `serve` runs those
+        # seldom (server/collector.py). Without it a closed connection is freed at once (under
+        # uvloop: 30 objects left in cycles a connection before, 0 after).
+        ws.protocol.__dict__.pop("select_subprotocol", None)
         self.log.info("connection.open", conn=conn.id, remote=f"{remote[0]}:{remote[1]}" if remote else "",
                       codec=conn.codec.name)
         self.connections.add(conn)

@@ -12,13 +12,13 @@ only, then ``gc.freeze()`` moves the survivors out of every later pass; a pass t
 what the last 50 ms made and kept, a few milliseconds at most. Freezing does not keep anything
 alive: a frozen object whose last reference goes is freed at once, as every object is. Only
 cyclic garbage among frozen objects waits for a full pass (unfreeze, collect everything, freeze
-again), and the server does make some: each closed connection leaves a cycle of ~33 objects
-inside websockets and asyncio (its ServerConnection, protocol, transport, reader...). A full pass
-comes when the frozen objects have grown by ``growth`` (a quarter) since the last one, looked at
-every ``check_s``: CPython's own rule for its full collections, which keeps the garbage waiting
-to a fraction of what is alive and the passes' cost in proportion to what was made. With 1,000
-games a full pass takes ~200 ms; it comes with churn (~2,000 connections closed), not with play.
-Each one logs what it collected and how long it took (``gc.full``).
+again). The server makes little: a closed connection left ~33 objects in a cycle through
+websockets' subprotocol chooser until ``App._handle`` dropped it after the handshake. A full
+pass comes when the frozen objects have grown by ``growth`` (a quarter) since the last one,
+looked at every ``check_s``: CPython's own rule for its full collections, which keeps the
+garbage waiting to a fraction of what is alive and the passes' cost in proportion to what was
+made. With 1,000 games a full pass takes ~100-300 ms; it comes while the live set grows (games
+being set up), not with play. Each one logs what it collected and how long it took (``gc.full``).
 """
 
 from __future__ import annotations

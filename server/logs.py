@@ -1,7 +1,8 @@
 """Structured logs: one JSON object per line on stderr (``structlog``).
 
 What is logged: each command (game, seat, decision, kind, option, latency_ms, seq), each
-connection opening and closing, each error sent to a client, the server starting and stopping.
+connection opening and closing, each error sent to a client, the server starting and stopping,
+and each full garbage collection of ``serve`` (``gc.full``: collected, ms, frozen; ``server/collector.py``).
 What never is: seat tokens and server seeds. No code here sees them, and the places that handle
 them (``skirmish.server.lobby``) log only the game and the seat.
 
