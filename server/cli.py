@@ -155,7 +155,7 @@ async def _check_all(args, mode: str) -> int:
     from skirmish.server.storecheck import check_store, default_workers, summary
 
     if args.game or args.file:
-        raise CliError(f"--all checks every game of the store: name no GAME and no --file")
+        raise CliError("--all checks every game of the store: name no GAME and no --file")
     workers = default_workers() if args.workers is None else args.workers
     if workers < 1:
         raise CliError(f"--workers takes a number of processes of at least 1, not {workers}")
