@@ -23,13 +23,14 @@ from skirmish.client.session import ClientSession, Reply
 from skirmish.protocol import messages as m
 from skirmish.protocol.codec import JSON, MSGPACK, codec_for
 
-__all__ = ["CALL_TIMEOUT", "CODECS", "RATE_RETRIES", "Lost", "Transport"]
+__all__ = ["CALL_TIMEOUT", "CODECS", "OPEN_RETRIES", "RATE_RETRIES", "Lost", "Transport"]
 
 log = logging.getLogger("skirmish.client")
 
 CODECS = {"msgpack": MSGPACK, "json": JSON}
 CALL_TIMEOUT = 30.0  # seconds a call waits for its reply
 RATE_RETRIES = 8  # times a call dropped by the server's rate limit is sent again
+OPEN_RETRIES = 10  # with auto_reconnect: times open() tries again a server that closed before its welcome
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,20 @@ class Transport:
         await self.close()
 
     async def open(self) -> Self:
+        """Connect and say hello. With ``auto_reconnect``, a server that closes the connection before
+        its welcome (a node shutting down: behind a balancer the next try may reach another) is tried
+        again, ``OPEN_RETRIES`` times with the pauses of a reconnect; one that cannot be reached at all
+        (``ConnectFailed``) fails at once."""
         async with self._lock:
             self._closed = False
-            await self._open()
+            for attempt in itertools.count():
+                try:
+                    await self._open()
+                    break
+                except ConnectionLost:
+                    if not self.auto_reconnect or attempt >= OPEN_RETRIES:
+                        raise
+                    await asyncio.sleep(min(0.2 * 2**attempt, 5.0))
             self._ready.set()
         return self
 
@@ -215,7 +227,8 @@ class Transport:
         if self._closed:
             return
         if self.auto_reconnect:
-            if self._reconnecting is None:
+            # (open and reconnect, which hold the lock, try again by themselves)
+            if self._reconnecting is None and not self._lock.locked():
                 self._reconnecting = asyncio.create_task(self._auto_reconnect())
         else:
             for queue in self._queues.values():

@@ -10,8 +10,8 @@ import pytest
 from skirmish.bots import make_bot
 from skirmish.bots.base import Bot
 from skirmish.bots.runner import run_bot
-from skirmish.client.connection import (ClientError, ConnectFailed, ConnectionLost, DecisionUpdate, EventUpdate,
-                               GameOverUpdate, connect)
+from skirmish.client.connection import (Client, ClientError, ConnectFailed, ConnectionLost, DecisionUpdate,
+                               EventUpdate, GameOverUpdate, connect)
 from skirmish.engine import events as ev
 from skirmish.engine.codec import state_hash
 from skirmish.engine.model import Decision
@@ -410,3 +410,29 @@ async def test_a_call_whose_send_meets_the_close_fails_once_and_leaves_nothing_u
         assert unretrieved == []
     finally:
         loop.set_exception_handler(None)
+
+
+async def test_opening_tries_again_a_server_that_is_shutting_down_when_asked_to_reconnect(server):
+    # A node shutting down still accepts a connection, says server.shutting_down and closes it
+    # before its welcome; behind a balancer the next try reaches another node. With
+    # auto_reconnect, open() tries again (here the same server, back after 0.5 s); without, it
+    # fails at once. No reconnect task is left behind either way.
+    url = f"ws://127.0.0.1:{server.port}"
+    server.closing = True
+    plain = Client(url)
+    with pytest.raises(ConnectionLost):
+        await plain.open()
+    assert plain._reconnecting is None
+
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.5, setattr, server, "closing", False)
+    patient = Client(url, auto_reconnect=True)
+    started = time.perf_counter()
+    try:
+        await patient.open()
+        assert patient.connected and patient._reconnecting is None
+        assert time.perf_counter() - started >= 0.5
+        assert await patient.list_missions()  # a working connection
+    finally:
+        await patient.close()
+        await plain.close()
