@@ -72,15 +72,18 @@ class Collector:
             gc.enable()
 
     def _tick(self) -> None:
-        gc.collect(0)
-        gc.freeze()
-        self.young_passes += 1
-        if self.clock() >= self._next_check:
-            self._next_check = self.clock() + self.check_s
-            if gc.get_freeze_count() > self._frozen_after_full * (1 + self.growth):
-                self.full()
-        if self._loop is not None:
-            self._handle = self._loop.call_later(self.young_s, self._tick)
+        try:
+            gc.collect(0)
+            gc.freeze()
+            self.young_passes += 1
+            now = self.clock()
+            if now >= self._next_check:
+                self._next_check = now + self.check_s
+                if gc.get_freeze_count() > self._frozen_after_full * (1 + self.growth):
+                    self.full()
+        finally:  # (an on_full that raises, the log's say, must not stop the clock: nothing else collects)
+            if self._loop is not None:
+                self._handle = self._loop.call_later(self.young_s, self._tick)
 
     def full(self) -> int:
         """Collect everything now (cyclic garbage among frozen objects included); the count collected."""

@@ -101,6 +101,29 @@ async def test_a_full_pass_comes_when_the_frozen_objects_grew_by_a_quarter(colle
     assert c.full_passes == 1  # no growth since: no second full pass
 
 
+async def test_a_full_pass_whose_report_fails_does_not_stop_the_clock(collector):
+    now = [0.0]
+
+    def report(*_):
+        raise OSError("the log's disk is full")
+
+    c = collector(young_s=0.01, check_s=1.0, growth=0.25, on_full=report, clock=lambda: now[0])
+    loop = asyncio.get_running_loop()
+    errors = []
+    loop.set_exception_handler(lambda _loop, ctx: errors.append(ctx.get("exception")))
+    try:
+        c.start(loop)
+        keep = [Node() for _ in range(gc.get_freeze_count())]  # the frozen objects double
+        await until(lambda obj=keep[-1]: is_frozen(obj))
+        now[0] = 1.0
+        await until(lambda: c.full_passes == 1)
+        passes = c.young_passes
+        await until(lambda: c.young_passes >= passes + 3)  # the young passes go on
+        assert any(isinstance(e, OSError) for e in errors)  # and the failure was reported, not swallowed
+    finally:
+        loop.set_exception_handler(None)
+
+
 async def test_stop_leaves_the_collector_as_it_was(collector):
     enabled, frozen = gc.isenabled(), gc.get_freeze_count()
     c = collector(young_s=0.01)
