@@ -103,18 +103,14 @@ SERVER_LIMITS = ["--rate", "1e9", "--burst", "1000000000", "--move-ms", "8640000
 
 
 # ``--gc-stats``: run ``skirmish.server.cli`` under this wrapper, which times every garbage collection
-# (gc.callbacks) and writes them, as [wall time at the end, generation, seconds], to the file
-# $BENCH_GC_STATS when the server exits. The server's code is untouched.
+# (``harness.CollectionTimes``) and writes them, as [wall time at the end, generation, seconds], to the
+# file $BENCH_GC_STATS when the server exits. The server's code is untouched.
 GC_WRAPPER = """
-import atexit, gc, json, os, runpy, sys, time
-_log, _t = [], [0.0]
-def _cb(phase, info):
-    if phase == "start":
-        _t[0] = time.perf_counter()
-    else:
-        _log.append((time.time(), info["generation"], time.perf_counter() - _t[0]))
-gc.callbacks.append(_cb)
-atexit.register(lambda: open(os.environ["BENCH_GC_STATS"], "w").write(json.dumps(_log)))
+import atexit, json, os, runpy, sys
+sys.path.append(os.environ["BENCH_DIR"])
+from harness import CollectionTimes
+_times = CollectionTimes()
+atexit.register(lambda: open(os.environ["BENCH_GC_STATS"], "w").write(json.dumps([(w, g, s) for w, _, g, s in _times.log])))
 sys.argv = ["skirmish", *sys.argv[1:]]
 runpy.run_module("skirmish.server.cli", run_name="__main__", alter_sys=True)
 """
@@ -286,7 +282,7 @@ def server_command(args, tmp: Path) -> tuple[list[str], dict | None, str]:
         session = str(Path(args.profile).resolve())
         return [PY, "-m", "pyinstrument", "-r", "pyisession", "-o", session, *serve], None, "  [under pyinstrument]"
     if args.gc_stats:
-        env = {"BENCH_GC_STATS": str(tmp / "gc.json")}
+        env = {"BENCH_GC_STATS": str(tmp / "gc.json"), "BENCH_DIR": str(BENCH)}
         return [PY, "-c", GC_WRAPPER, *serve[2:]], env, "  [gc.callbacks time every collection]"
     return [PY, *serve], None, ""
 

@@ -4,6 +4,7 @@ percentiles the figures print. Used by ``bench_server.py`` and ``bench_cluster.p
 
 from __future__ import annotations
 
+import gc
 import os
 import queue
 import resource
@@ -24,6 +25,28 @@ def _stat_cpu_s(path: str, missing: float = float("nan")) -> float:
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
     except (OSError, IndexError, ValueError):
         return missing
+
+
+class CollectionTimes:
+    """This process's garbage collections, each timed from ``gc.callbacks`` from now on: (wall time
+    at its end, ``perf_counter`` at its end, generation, seconds). The server under ``--gc-stats``
+    and the load generator keep one each: a pause in either delays the acks measured."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[float, float, int, float]] = []
+        self._started = 0.0
+        gc.callbacks.append(self._time)
+
+    def _time(self, phase: str, info: dict) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._started = now
+        else:
+            self.log.append((time.time(), now, info["generation"], now - self._started))
+
+    def pauses_ms(self, m0: float, m1: float) -> list[float]:
+        """The pauses (ms) of the collections that ended inside [m0, m1) (``perf_counter`` times)."""
+        return sorted(round(d * 1000, 3) for _, t, _, d in self.log if m0 <= t < m1)
 
 
 def nofile_for(wanted: int) -> tuple[int, int]:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import itertools
 import json
 import random
@@ -52,7 +51,7 @@ import time
 from collections import Counter
 
 import msgspec
-from harness import nofile_for
+from harness import CollectionTimes, nofile_for
 from skirmish.server.collector import Collector
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -106,26 +105,9 @@ def make_codec(name: str):
     return encode, dec.decode, dec_d.decode, dec_p.decode
 
 
-# This process's own garbage collections, (perf_counter at the end, seconds): a pause here delays
-# the acks it reads as much as one in the server, so the report says how long they were.
-GC_PAUSES: list[tuple[float, float]] = []
-_gc_started = [0.0]
-
-
-def _time_gc(phase: str, info: dict) -> None:
-    now = time.perf_counter()
-    if phase == "start":
-        _gc_started[0] = now
-    else:
-        GC_PAUSES.append((now, now - _gc_started[0]))
-
-
-gc.callbacks.append(_time_gc)
-
-
-def gc_in(m0: float, m1: float) -> list[float]:
-    """The pauses (ms) of the collections that ended inside [m0, m1)."""
-    return sorted(round(d * 1000, 3) for t, d in GC_PAUSES if m0 <= t < m1)
+# This process's own garbage collections: a pause here delays the acks it reads as much as one in
+# the server, so the report says how long they were.
+COLLECTIONS = CollectionTimes()
 
 
 def emit(kind: str, payload: dict) -> None:
@@ -580,7 +562,7 @@ class GameLoad(Base):
             "playing_in_window": playing, "idle_whole_window": idle, "connections_open_max": self.connections_open_max,
             "setup_failures": dict(self.setup_failures), "game_failures": dict(self.game_failures),
             "errors": dict(self.errors), "probe": probe, "resigned": sum(1 for r in resigned if r is True),
-            "cpu_s": cpu1 - cpu0, "client_gc_ms": gc_in(self.m0, self.m1)})
+            "cpu_s": cpu1 - cpu0, "client_gc_ms": COLLECTIONS.pauses_ms(self.m0, self.m1)})
 
 
 def main() -> None:
