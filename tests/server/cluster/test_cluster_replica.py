@@ -21,6 +21,11 @@ async def play(game: LiveGame, commands: int) -> None:
         await game.run(Choose(p.id, bot.choose(game.state, p), p.side))
 
 
+def replica(game: LiveGame, node=None) -> ClusterActor:
+    return ClusterActor(game, node=node, owner=False, log=get_logger(),
+                        clock=GameClock(move_ms=30_000, reserve_ms=120_000, max_timeouts=3))
+
+
 async def test_a_replica_reads_what_the_owner_stored_while_it_was_loading():
     # A node loads a game as a replica (its log read first, its actor registered after more
     # round trips): the owner's events published in between found no actor there and were
@@ -35,8 +40,7 @@ async def test_a_replica_reads_what_the_owner_stored_while_it_was_loading():
     await play(owner, 2)  # stored and published while the replica was still loading
     assert owner.state.seq > loaded_at
 
-    actor = ClusterActor(replica_game, node=None, owner=False, clock=GameClock(move_ms=30_000, reserve_ms=120_000, max_timeouts=3),
-                         log=get_logger())
+    actor = replica(replica_game)
     try:
         await actor.call(actor.boot)
         assert actor.state.seq == owner.state.seq
@@ -76,14 +80,13 @@ async def test_taking_over_a_game_whose_load_made_a_replica_promotes_it():
     await owner.run(Start())
     await play(owner, 2)
     side = NodeSide()
-    replica = ClusterActor(await LiveGame.load(store, owner.game_id), node=side, owner=False,
-                           clock=GameClock(move_ms=30_000, reserve_ms=120_000, max_timeouts=3), log=get_logger())
+    loaded = replica(await LiveGame.load(store, owner.game_id), side)
 
     class Loading:  # the lobby: no actor registered yet, the load in flight returns the replica
         actors: dict = {}
 
         async def get(self, game_id):
-            return replica
+            return loaded
 
     async def claim(game_id):
         return 2  # the lease, taken over (epoch 2)
@@ -92,7 +95,7 @@ async def test_taking_over_a_game_whose_load_made_a_replica_promotes_it():
     node.lobby, node.claim, node.log = Loading(), claim, get_logger()
     try:
         assert await node.take_over(owner.game_id) is True
-        assert replica.owner and side.owned_games == [owner.game_id]
-        assert replica.clock.running is not None  # its clock runs for the pending decision
+        assert loaded.owner and side.owned_games == [owner.game_id]
+        assert loaded.clock.running is not None  # its clock runs for the pending decision
     finally:
-        await replica.close()
+        await loaded.close()
