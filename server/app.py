@@ -415,8 +415,8 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     collector: Collector | None = None
     try:
         async with running_server(config) as app:
-            collector = Collector(on_full=lambda collected, took, frozen: app.log.info(
-                "gc.full", collected=collected, ms=round(took * 1000, 1), frozen=frozen))
+            collector = Collector(on_full=lambda collected, took, blocks: app.log.info(
+                "gc.full", collected=collected, ms=round(took * 1000, 1), blocks=blocks))
             collector.start(loop)
             host = config.host if ":" not in config.host else f"[{config.host}]"
             print(f"listening on ws://{host}:{app.port}", file=out, flush=True)  # (one line: scripts read it)
