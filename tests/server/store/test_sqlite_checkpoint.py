@@ -5,10 +5,12 @@ leaves the writer writing, and closing the store stops the thread."""
 from __future__ import annotations
 
 import time
+
+import pytest
 from pathlib import Path
 
 from skirmish.server.store import SQLiteStore
-from skirmish.server.store.sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
+from skirmish.server.store.sqlite_checkpoint import BACKSTOP_PAGES, CATCH_UP_PAGES, CATCH_UP_ROUNDS, Checkpointer
 from skirmish.server.store.sqlite_schema import PAGE_SIZE, connect, create_schema
 from skirmish.server.store.sqlite_writer import Append, CreateGame, Writer
 
@@ -93,3 +95,43 @@ async def test_closing_the_store_stops_its_checkpoint_thread(tmp_path: Path) -> 
     assert thread.is_alive() and thread.name == "sqlite-store-checkpoint"
     await s.close()
     assert not thread.is_alive()
+
+
+class ScriptedWal:
+    """A connection whose PASSIVE checkpoints report ``(busy, pages in the WAL, pages copied)`` in turn."""
+
+    def __init__(self, *reports: tuple[int, int]) -> None:
+        self.reports = list(reports)
+        self.calls = 0
+
+    def execute(self, sql: str):
+        assert sql == "PRAGMA wal_checkpoint(PASSIVE)"
+        self.report = self.reports[min(self.calls, len(self.reports) - 1)]
+        self.calls += 1
+        return self
+
+    def fetchone(self) -> tuple[int, int, int]:
+        return (0, *self.report)
+
+
+@pytest.mark.parametrize("reports, copies, restart", [
+    ([(500, 500)], 1, False),  # a short WAL: one copy, no restart asked
+    # long: copy again what came during each copy, until a copy finds few new pages; then ask
+    ([(1000, 1000), (1400, 1400), (1400 + CATCH_UP_PAGES - 1, 1400 + CATCH_UP_PAGES - 1)], 3, True),
+    ([(1000, 1000), (1000 + CATCH_UP_PAGES - 1, 1000 + CATCH_UP_PAGES - 1)], 2, True),
+    # the pages keep coming: a bounded number of copies, then the writer does the rest
+    ([(1000 * (k + 1), 1000 * (k + 1)) for k in range(CATCH_UP_ROUNDS + 5)], 1 + CATCH_UP_ROUNDS, True),
+])
+def test_a_long_wal_is_copied_again_until_little_is_left_for_the_writer(tmp_path: Path, reports, copies,
+                                                                          restart) -> None:
+    """The writer's own copy ends with an fsync of the file while the acks wait, as long as the pages
+    are many: the thread leaves it only what came during a copy that found little."""
+    ckpt = Checkpointer(str(tmp_path / "e.sqlite"), interval=3600, restart_pages=1000)
+    try:
+        wal = ScriptedWal(*reports)
+        ckpt.copy(wal)
+        assert wal.calls == copies
+        assert ckpt.restart_due() is restart
+        assert ckpt.restart_due() is False  # asked once
+    finally:
+        ckpt.stop()
