@@ -5,9 +5,9 @@ leaves the writer writing, and closing the store stops the thread."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from skirmish.server.store import SQLiteStore
 from skirmish.server.store.sqlite_checkpoint import BACKSTOP_PAGES, CATCH_UP_PAGES, CATCH_UP_ROUNDS, Checkpointer
