@@ -45,15 +45,13 @@ import argparse
 import asyncio
 import itertools
 import json
-import math
 import random
 import sys
 import time
 from collections import Counter
 
 import msgspec
-from harness import CollectionTimes, nofile_for
-from skirmish.server.collector import Collector
+from harness import LoadCollector, nofile_for
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -106,9 +104,8 @@ def make_codec(name: str):
     return encode, dec.decode, dec_d.decode, dec_p.decode
 
 
-# This process's own garbage collections: a pause here delays the acks it reads as much as one in
-# the server, so the report says how long they were.
-COLLECTIONS = CollectionTimes()
+# This process's garbage collector: kept out of the measured windows, each collection timed.
+COLLECTOR = LoadCollector()
 
 
 def emit(kind: str, payload: dict) -> None:
@@ -137,12 +134,6 @@ class Base:
         self.m0 = self.m1 = INF  # the measured window, perf_counter seconds
         self.running = True
         self.errors: Counter[str] = Counter()
-        self.collector: Collector | None = None  # (collected_by_the_clock's)
-
-    def collect_before_the_window(self) -> None:
-        """This process's one full garbage collection of a phase: as it goes, before its warm-up."""
-        if self.collector is not None:
-            self.collector.full()
 
     async def connect(self, url: str | None = None):
         return await connect(url or self.url, subprotocols=[self.subprotocol], compression=self.compression,
@@ -200,7 +191,7 @@ class EchoLoad(Base):
         emit("ready", {"connections": len(conns), "setup_s": round(time.perf_counter() - started, 3),
                        "nofile": nofile_for(0)})
         await wait_for_go()
-        self.collect_before_the_window()
+        COLLECTOR.full()  # (the phase's one full collection, before its warm-up)
         go = time.perf_counter()
         self.m0, self.m1 = go + a.warmup, go + a.warmup + a.seconds
         tasks = [asyncio.create_task(self.loop(ws, n)) for n, ws in enumerate(conns)]
@@ -522,7 +513,7 @@ class GameLoad(Base):
                        "setup_s": round(time.perf_counter() - started, 3),
                        "setup_failures": dict(self.setup_failures), "nofile": nofile_for(0)})
         await wait_for_go()
-        self.collect_before_the_window()
+        COLLECTOR.full()  # (the phase's one full collection, before its warm-up)
         go = time.perf_counter()
         self.m0, self.m1 = go + a.warmup, go + a.warmup + a.seconds
         self.go.set()
@@ -571,7 +562,7 @@ class GameLoad(Base):
             "playing_in_window": playing, "idle_whole_window": idle, "connections_open_max": self.connections_open_max,
             "setup_failures": dict(self.setup_failures), "game_failures": dict(self.game_failures),
             "errors": dict(self.errors), "probe": probe, "resigned": sum(1 for r in resigned if r is True),
-            "cpu_s": cpu1 - cpu0, "client_gc_ms": COLLECTIONS.pauses_ms(self.m0, self.m1)})
+            "cpu_s": cpu1 - cpu0, "client_gc_ms": COLLECTOR.pauses_ms(self.m0, self.m1)})
 
 
 def main() -> None:
@@ -599,21 +590,7 @@ def main() -> None:
     args = ap.parse_args()
     nofile_for(2 * max(args.games, args.connections) + 256)
     load = EchoLoad(args) if args.mode == "echo" else GameLoad(args)
-    asyncio.run(collected_by_the_clock(load))
-
-
-async def collected_by_the_clock(load: Base) -> None:
-    """Run ``load`` with the young passes ``skirmish serve`` runs (skirmish.server.collector): with
-    CPython's own collector, this process's pauses reached 132 ms with 1,000 games (docs/decisions.md,
-    "The collector by the clock"), and every ack read after one was timed late by it. Its full
-    passes come only as a phase goes, before the warm-up: one by growth, 190 ms inside a window
-    with 1,000 games, timed the acks read after it late in the same way."""
-    collector = load.collector = Collector(growth=math.inf)
-    collector.start(asyncio.get_running_loop())
-    try:
-        await load.run()
-    finally:
-        collector.stop()
+    asyncio.run(COLLECTOR.run(load.run()))
 
 
 if __name__ == "__main__":

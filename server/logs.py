@@ -2,7 +2,7 @@
 
 What is logged: each command (game, seat, decision, kind, option, latency_ms, seq), each
 connection opening and closing, each error sent to a client, the server starting and stopping,
-and each full garbage collection of ``serve`` (``gc.full``: collected, ms, frozen; ``server/collector.py``).
+and each full garbage collection of ``serve`` (``gc.full``: collected, ms, blocks; ``server/collector.py``).
 What never is: seat tokens and server seeds. No code here sees them, and the places that handle
 them (``skirmish.server.lobby``) log only the game and the seat.
 
