@@ -403,6 +403,13 @@ async def running_server(config: ServerConfig | None = None, *, store: EventStor
         await app.shutdown()
 
 
+def logged_collector(log) -> Collector:
+    """``serve``'s garbage collector, each full pass logged as ``gc.full`` (objects collected, ms,
+    memory blocks held after it)."""
+    return Collector(on_full=lambda collected, took, blocks: log.info(
+        "gc.full", collected=collected, ms=round(took * 1000, 1), blocks=blocks))
+
+
 async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     """``skirmish serve``: run until SIGTERM or SIGINT, then shut down gracefully; exit status 0.
 
@@ -415,8 +422,7 @@ async def serve_until_signalled(config: ServerConfig, out=None) -> int:
     collector: Collector | None = None
     try:
         async with running_server(config) as app:
-            collector = Collector(on_full=lambda collected, took, blocks: app.log.info(
-                "gc.full", collected=collected, ms=round(took * 1000, 1), blocks=blocks))
+            collector = logged_collector(app.log)
             collector.start(loop)
             host = config.host if ":" not in config.host else f"[{config.host}]"
             print(f"listening on ws://{host}:{app.port}", file=out, flush=True)  # (one line: scripts read it)

@@ -158,3 +158,21 @@ async def test_serve_runs_the_garbage_collector_by_the_clock_and_restores_it_aft
     os.kill(os.getpid(), signal.SIGTERM)  # the server's own handler takes it: a graceful stop
     assert await asyncio.wait_for(task, 10) == 0
     assert gc.isenabled() == enabled and gc.get_freeze_count() == frozen
+
+
+async def test_each_full_pass_of_serves_collector_is_logged(capsys):
+    import json
+
+    from skirmish.server.app import logged_collector
+    from skirmish.server.logs import configure_logging, get_logger
+
+    configure_logging("info")
+    collector = logged_collector(get_logger())
+    collector.start(asyncio.get_running_loop())
+    try:
+        collected = collector.full()
+    finally:
+        collector.stop()
+    lines = [json.loads(x) for x in capsys.readouterr().err.splitlines() if '"gc.full"' in x]
+    assert len(lines) == 1
+    assert lines[0]["collected"] == collected and lines[0]["ms"] >= 0 and lines[0]["blocks"] > 0
