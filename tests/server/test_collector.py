@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 
-from skirmish.server.collector import Collector, held_blocks
+from skirmish.server.collector import MAX_GROWTH, Collector, held_blocks
 
 
 class Node:
@@ -111,6 +111,34 @@ async def test_a_full_pass_comes_when_the_measure_grew_by_a_quarter(collector, s
     passes = c.young_passes
     await until(lambda: c.young_passes >= passes + 3)
     assert c.full_passes == 1  # no growth since: no second full pass
+
+
+async def test_full_passes_that_find_nothing_wait_for_more_growth_and_one_that_finds_garbage_resets_it(collector):
+    now, held = [0.0], [10**9]  # blocks held: 1% of it is far more than a test process's garbage
+    c = collector(young_s=0.01, check_s=1.0, clock=lambda: now[0], size=lambda: held[0])
+    c.start(asyncio.get_running_loop())
+
+    async def checked(size: float) -> int:
+        """The full passes after one look at ``size`` blocks held."""
+        held[0] = int(size)
+        now[0] += 1.0
+        passes = c.young_passes
+        await until(lambda: c.young_passes >= passes + 3)
+        return c.full_passes
+
+    assert await checked(1.26e9) == 1  # a quarter more: a pass, which frees next to nothing
+    assert c.growth_now == 0.5
+    assert await checked(1.26e9 * 1.4) == 1  # so the next waits for half as much again
+    assert await checked(1.26e9 * 1.51) == 2
+    assert c.growth_now == MAX_GROWTH
+    assert await checked(1.26e9 * 1.51 * 1.9) == 2  # at most the heap doubling
+    assert await checked(1.26e9 * 1.51 * 2.01) == 3
+    assert c.growth_now == MAX_GROWTH
+    held[0] = 100  # a pass that frees more than 1% of what is held: back to a quarter
+    refs = [cycle()[0] for _ in range(10)]
+    assert c.full() >= 20 and all(r() is None for r in refs)
+    assert c.growth_now == c.growth == 0.25
+    assert await checked(126) == 5
 
 
 def test_without_pymalloc_the_measure_is_the_frozen_count(monkeypatch):
