@@ -22,6 +22,9 @@ pass the one abstract test suite in ``tests/server/store/suite.py``. The contrac
   created with a command id are stored under it too).
 - When ``append`` has returned, the events are durable (for stores that persist at all).
 - Snapshots are a cache keyed by game, never the truth: the log can always be replayed.
+- So are listings: what a lobby shows of a game (opaque bytes) and its status ("open", "live",
+  "finished"), kept so that a page of games is one indexed query, not a walk of every game.
+  :meth:`EventStore.stale_listings` names the games whose listing may be behind their log.
 
 Nothing here is specific to one database: ids are non-empty text without NUL characters
 (which PostgreSQL's ``text`` cannot hold), bytes are ``bytea``/``BLOB``, times are POSIX
@@ -42,6 +45,8 @@ __all__ = [
     "EventStore",
     "GameExists",
     "GameInfo",
+    "LISTING_STATUSES",
+    "Listing",
     "StoreClosed",
     "StoreError",
     "StoredEvent",
@@ -52,6 +57,8 @@ __all__ = [
     "check_expected_seq",
     "check_game_id",
     "check_read_range",
+    "check_listing",
+    "check_page",
     "check_snapshot",
     "as_bytes",
 ]
@@ -182,6 +189,21 @@ class GameInfo:
     meta: bytes
 
 
+LISTING_STATUSES = ("open", "live", "finished")
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A game's listing: its ``status`` and what a lobby shows of it (``data``, opaque bytes), made
+    at event ``seq``; ``created_at`` is the game's."""
+
+    game_id: str
+    created_at: float
+    status: str
+    seq: int
+    data: bytes
+
+
 # --------------------------------------------------------------------------- argument checks
 # Shared by every backend so that they reject exactly the same inputs with the same errors.
 
@@ -265,6 +287,30 @@ def check_snapshot(game_id: str, seq: object, last_seq: int) -> int:
     return seq
 
 
+def check_listing(game_id: str, seq: object, status: object, last_seq: int) -> int:
+    """A valid listing: a status of ``LISTING_STATUSES`` and a seq in ``1..last_seq``."""
+    if status not in LISTING_STATUSES:
+        raise ValueError(f"game {game_id!r}: listing status must be one of {', '.join(LISTING_STATUSES)}, "
+                         f"not {status!r}")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise TypeError(f"game {game_id!r}: listing seq must be an int, not {type(seq).__name__}")
+    if seq < 1 or seq > last_seq:
+        raise ValueError(f"game {game_id!r}: listing seq {seq} is outside 1..{last_seq} (the game's last seq)")
+    return seq
+
+
+def check_page(status: object, offset: object, limit: object) -> tuple[str, int, int]:
+    """A valid page of listings: a status of ``LISTING_STATUSES`` or "" (any), ``offset >= 0``, ``limit >= 0``."""
+    if status != "" and status not in LISTING_STATUSES:
+        raise ValueError(f"listing status must be one of {', '.join(LISTING_STATUSES)} or '' (any), not {status!r}")
+    for name, value in (("offset", offset), ("limit", limit)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value}")
+    return status, offset, limit  # type: ignore[return-value]
+
+
 # --------------------------------------------------------------------------- interface
 
 
@@ -343,6 +389,29 @@ class EventStore(ABC):
         replaces it, saving at a lower seq changes nothing. Raises :class:`UnknownGame`;
         ValueError if ``seq`` is outside ``0..last_seq``.
         """
+
+    @abstractmethod
+    async def save_listing(self, game_id: str, seq: int, status: str, data: bytes) -> None:
+        """Keep the game's listing made at event ``seq``: ``status`` ("open", "live", "finished") and
+        ``data`` (what a lobby shows of it, opaque). A cache like the snapshot: the store keeps the
+        highest seq (the last of equals), durable once returned.
+
+        Raises :class:`UnknownGame`; ValueError if ``seq`` is outside ``1..last_seq`` or for
+        another status.
+        """
+
+    @abstractmethod
+    async def list_listings(self, status: str = "", offset: int = 0, limit: int = 100) -> tuple[list[Listing], int]:
+        """A page of the listed games with ``status`` ("" any): newest first (``created_at``, then
+        ``game_id``, descending), ``limit`` of them after skipping ``offset``; and how many listed
+        games have that status. Raises ValueError/TypeError for a bad status, offset or limit.
+        """
+
+    @abstractmethod
+    async def stale_listings(self) -> list[tuple[GameInfo, str]]:
+        """The games whose listing may be behind their log, each with its listed status ("" for
+        none): those with events and no listing, and those listed "open" or "live" at a seq below
+        their last. Ordered by ``created_at`` then ``game_id``."""
 
     @abstractmethod
     async def load_secret(self, game_id: str) -> bytes:

@@ -19,6 +19,7 @@ from .base import (
     EventStore,
     GameExists,
     GameInfo,
+    Listing,
     StoreClosed,
     StoredEvent,
     UnknownGame,
@@ -28,6 +29,8 @@ from .base import (
     check_events,
     check_expected_seq,
     check_game_id,
+    check_listing,
+    check_page,
     check_read_range,
     check_snapshot,
 )
@@ -43,6 +46,7 @@ class _Game:
     events: list[StoredEvent] = field(default_factory=list)
     commands: dict[str, AppendResult] = field(default_factory=dict)
     snapshot: tuple[int, bytes] | None = None
+    listing: tuple[int, str, bytes] | None = None  # (seq, status, data)
 
     @property
     def last_hash(self) -> bytes:
@@ -156,6 +160,27 @@ class MemoryStore(EventStore):
 
     async def load_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
         return self._open_game(game_id).snapshot
+
+    async def save_listing(self, game_id: str, seq: int, status: str, data: bytes) -> None:
+        game = self._open_game(game_id)
+        seq = check_listing(game_id, seq, status, len(game.events))
+        data = as_bytes(data, f"game {game_id!r}: listing")
+        if game.listing is None or seq >= game.listing[0]:
+            game.listing = (seq, status, data)
+
+    async def list_listings(self, status: str = "", offset: int = 0, limit: int = 100) -> tuple[list[Listing], int]:
+        status, offset, limit = check_page(status, offset, limit)
+        if self._closed:
+            raise StoreClosed("memory store")
+        listed = [Listing(gid, g.created_at, g.listing[1], g.listing[0], g.listing[2])
+                  for gid, g in self._games.items() if g.listing is not None and (not status or g.listing[1] == status)]
+        listed.sort(key=lambda li: (li.created_at, li.game_id), reverse=True)
+        return listed[offset:offset + limit], len(listed)
+
+    async def stale_listings(self) -> list[tuple[GameInfo, str]]:
+        return [(info, listing[1] if listing else "") for info in await self.list_games()
+                if info.last_seq and ((listing := self._games[info.game_id].listing) is None
+                                      or (listing[1] != "finished" and listing[0] < info.last_seq))]
 
     async def close(self) -> None:
         self._closed = True

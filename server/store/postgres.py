@@ -3,7 +3,7 @@
 Guarantees, on top of the :class:`~skirmish.server.store.base.EventStore` contract:
 
 - **Durable acknowledgements.** Every connection runs with ``synchronous_commit = on``: ``append``
-  (and ``create_game``, ``save_snapshot``) return only after the COMMIT holding their rows has
+  (and ``create_game``, ``save_snapshot``, ``save_listing``) return only after the COMMIT holding their rows has
   returned, i.e. after PostgreSQL flushed its WAL to disk.
 - **Group commit.** One writer task per store drains an :class:`asyncio.Queue` of write requests;
   every request waiting when it wakes (up to ``max_batch``), of any number of games, goes into ONE
@@ -41,6 +41,7 @@ from .base import (
     EventStore,
     GameInfo,
     LeaseLost,
+    Listing,
     StoreClosed,
     StoredEvent,
     StoreError,
@@ -51,10 +52,11 @@ from .base import (
     check_events,
     check_expected_seq,
     check_game_id,
+    check_page,
     check_read_range,
 )
 from .postgres_schema import SCHEMA_VERSION, current_version, migrate
-from .postgres_writer import RETRY, Append, CreateGame, Request, SaveSnapshot, Writer
+from .postgres_writer import RETRY, Append, CreateGame, Request, SaveListing, SaveSnapshot, Writer
 
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "redact"]
 
@@ -272,6 +274,11 @@ class PostgresStore(EventStore):
             raise TypeError(f"game {game_id!r}: snapshot seq must be an int, not {type(seq).__name__}")
         await self._submit(SaveSnapshot(game_id, seq, as_bytes(data, f"game {game_id!r}: snapshot")))
 
+    async def save_listing(self, game_id: str, seq: int, status: str, data: bytes) -> None:
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise TypeError(f"game {game_id!r}: listing seq must be an int, not {type(seq).__name__}")
+        await self._submit(SaveListing(game_id, seq, status, as_bytes(data, f"game {game_id!r}: listing")))
+
     # --- reads ---
 
     async def _query(self, what: str, query: str, params: Sequence[Any]) -> list[tuple]:
@@ -324,6 +331,27 @@ class PostgresStore(EventStore):
         if not rows:
             raise UnknownGame(game_id)
         return GameInfo(*rows[0])
+
+    async def list_listings(self, status: str = "", offset: int = 0, limit: int = 100) -> tuple[list[Listing], int]:
+        status, offset, limit = check_page(status, offset, limit)
+        where, args = ("WHERE status = %s", (status,)) if status else ("WHERE status <> ''", ())
+        rows = await self._query(  # one statement: the page and the count from one snapshot
+            "the listed games",
+            f"SELECT c.n, p.* FROM (SELECT count(*) AS n FROM listings {where}) c LEFT JOIN LATERAL ("
+            f"SELECT game_id, created_at, status, seq, data FROM listings {where} "
+            "ORDER BY created_at DESC, game_id DESC LIMIT %s OFFSET %s) p ON true",
+            (*args, *args, limit, offset))
+        return [Listing(*row[1:]) for row in rows if row[1] is not None], rows[0][0]
+
+    async def stale_listings(self) -> list[tuple[GameInfo, str]]:
+        rows = await self._query(
+            "the games listed out of date",
+            # (every game has a listing row, status '' until listed: postgres_schema)
+            "SELECT g.game_id, g.created_at, g.last_seq, g.meta, l.status FROM listings l "
+            "JOIN games g ON g.game_id = l.game_id WHERE l.status IN ('', 'open', 'live') AND l.seq < g.last_seq "
+            "ORDER BY g.created_at, g.game_id",
+            ())
+        return [(GameInfo(*row[:4]), row[4]) for row in rows]
 
     async def load_secret(self, game_id: str) -> bytes:
         rows = await self._query(f"game {game_id!r}", "SELECT secret FROM games WHERE game_id = %s", (game_id,))

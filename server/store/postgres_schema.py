@@ -17,6 +17,10 @@ Versions:
    ``skirmish.server.cluster``): the node, a fencing ``epoch`` that grows by one at every change of
    owner (a row is never deleted, so an epoch is never reused), and when the lease expires
    (PostgreSQL's clock only). ``node`` '' marks a game nobody needs to take over (it is over).
+4. ``listings``: what the lobby lists of each game, with its status (a cache, like snapshots),
+   indexed so that a page of one status is read in order. Every game has a row from its creation
+   on (a trigger; the games already there get theirs), status '' until the lobby lists it, so that
+   the games to list are found by the index, not by a walk of every game.
 """
 
 from __future__ import annotations
@@ -76,6 +80,24 @@ CREATE TABLE leases (
     expires_at timestamptz NOT NULL
 );
 CREATE INDEX leases_expiry ON leases (expires_at) WHERE node <> '';
+"""),
+    (4, """
+CREATE TABLE listings (
+    game_id    text   NOT NULL PRIMARY KEY REFERENCES games ON DELETE CASCADE,
+    created_at float8 NOT NULL,
+    status     text   NOT NULL,
+    seq        bigint NOT NULL,
+    data       bytea  NOT NULL
+);
+CREATE INDEX listings_by_status ON listings (status, created_at, game_id);
+CREATE INDEX listings_by_age ON listings (created_at, game_id);
+INSERT INTO listings (game_id, created_at, status, seq, data) SELECT game_id, created_at, '', 0, ''::bytea FROM games;
+CREATE FUNCTION game_listed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    INSERT INTO listings (game_id, created_at, status, seq, data) VALUES (NEW.game_id, NEW.created_at, '', 0, ''::bytea);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER games_listed AFTER INSERT ON games FOR EACH ROW EXECUTE FUNCTION game_listed();
 """),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -43,10 +43,11 @@ from .base import (
     LeaseLost,
     StoreError,
     UnknownGame,
+    check_listing,
     check_snapshot,
 )
 
-__all__ = ["APPEND_SQL", "RETRY", "Append", "CreateGame", "Request", "SaveSnapshot", "Writer"]
+__all__ = ["APPEND_SQL", "RETRY", "Append", "CreateGame", "Request", "SaveListing", "SaveSnapshot", "Writer"]
 
 
 class _Retry(Exception):
@@ -97,7 +98,7 @@ class NewGame:
 class Batch:
     """What one transaction writes, and what the lookups found (heads, stored commands, creations)."""
 
-    __slots__ = ("commands", "creations", "groups", "heads", "new", "snapshots", "touched")
+    __slots__ = ("commands", "creations", "groups", "heads", "listings", "new", "snapshots", "touched")
 
     def __init__(self) -> None:
         self.heads: dict[str, Head] = {}
@@ -106,6 +107,7 @@ class Batch:
         self.new: dict[str, NewGame] = {}
         self.groups: dict[str, Group] = {}
         self.snapshots: dict[str, tuple[int, bytes]] = {}
+        self.listings: dict[str, tuple[int, str, bytes]] = {}
         self.touched: list[str | None] = []  # per request: the existing game it appended to
 
 
@@ -197,7 +199,24 @@ class SaveSnapshot:
             b.snapshots[self.game_id] = (self.seq, self.data)
 
 
-Request = CreateGame | Append | SaveSnapshot
+class SaveListing:
+    __slots__ = ("data", "game_id", "seq", "status")
+
+    def __init__(self, game_id: str, seq: int, status: str, data: bytes) -> None:
+        self.game_id, self.seq, self.status, self.data = game_id, seq, status, data
+
+    def apply(self, w: Writer, b: Batch) -> None:
+        new = b.new.get(self.game_id)
+        last = (new.head if new else w.head(b, self.game_id)).seq
+        if self.seq > last:
+            w.doubt(b, self.game_id)
+        check_listing(self.game_id, self.seq, self.status, last)
+        kept = b.listings.get(self.game_id)
+        if kept is None or self.seq >= kept[0]:  # the store keeps the highest seq, the last of equals
+            b.listings[self.game_id] = (self.seq, self.status, self.data)
+
+
+Request = CreateGame | Append | SaveSnapshot | SaveListing
 
 INSERT_GAMES = (
     "INSERT INTO games (game_id, created_at, meta, secret, last_seq, last_hash) "
@@ -216,6 +235,15 @@ UPSERT_SNAPSHOTS = (
     "FROM unnest(%s::text[], %s::int8[], %s::bytea[]) AS u(game_id, seq, data) "
     "JOIN games g ON g.game_id = u.game_id AND u.seq <= g.last_seq "
     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, data = excluded.data WHERE excluded.seq >= s.seq"
+)
+# (as snapshots: only up to the game's head as this transaction left it)
+UPSERT_LISTINGS = (
+    "INSERT INTO listings AS l (game_id, created_at, status, seq, data) "
+    "SELECT u.game_id, g.created_at, u.status, u.seq, u.data "
+    "FROM unnest(%s::text[], %s::int8[], %s::text[], %s::bytea[]) AS u(game_id, seq, status, data) "
+    "JOIN games g ON g.game_id = u.game_id AND u.seq <= g.last_seq "
+    "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, seq = excluded.seq, data = excluded.data "
+    "WHERE excluded.seq >= l.seq"
 )
 # every append of the batch in one statement: the heads it could move, then only their rows
 APPEND_SQL = """
@@ -329,6 +357,9 @@ class Writer:
         if b.snapshots:
             snaps = [(gid, seq, data) for gid, (seq, data) in b.snapshots.items()]
             await conn.execute(UPSERT_SNAPSHOTS, _columns(snaps, 3))
+        if b.listings:
+            listed = [(gid, seq, status, data) for gid, (seq, status, data) in b.listings.items()]
+            await conn.execute(UPSERT_LISTINGS, _columns(listed, 4))
         return cur
 
     async def write_batch(self, conn: psycopg.AsyncConnection, requests: list[Request]) -> tuple[list[Any], int]:

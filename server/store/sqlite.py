@@ -2,9 +2,9 @@
 
 Guarantees, on top of the :class:`~skirmish.server.store.base.EventStore` contract:
 
-- **Durable acknowledgements.** ``append`` (and ``create_game``, ``save_snapshot``) return only
-  after the COMMIT holding their rows has returned, with ``synchronous=FULL`` in WAL mode:
-  whatever was acknowledged survives the process being killed.
+- **Durable acknowledgements.** ``append`` (and ``create_game``, ``save_snapshot``,
+  ``save_listing``) return only after the COMMIT holding their rows has returned, with
+  ``synchronous=FULL`` in WAL mode: whatever was acknowledged survives the process being killed.
 - **Group commit.** One writer task per store drains an :class:`asyncio.Queue` of write
   requests; every request waiting when it wakes (up to ``max_batch``) goes into ONE transaction
   (``BEGIN IMMEDIATE`` ... ``COMMIT``) run on ONE dedicated thread owning the only write
@@ -53,6 +53,7 @@ from .base import (
     CreateResult,
     EventStore,
     GameInfo,
+    Listing,
     StoreClosed,
     StoredEvent,
     StoreError,
@@ -63,11 +64,12 @@ from .base import (
     check_events,
     check_expected_seq,
     check_game_id,
+    check_page,
     check_read_range,
 )
 from .sqlite_process import WriterProcess
 from .sqlite_schema import SCHEMA_VERSION, connect
-from .sqlite_writer import Append, CreateGame, Request, SaveSnapshot, Writer, open_writer
+from .sqlite_writer import Append, CreateGame, Request, SaveListing, SaveSnapshot, Writer, open_writer
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore", "WRITERS", "WriterStats"]
 
@@ -240,6 +242,11 @@ class SQLiteStore(EventStore):
             raise TypeError(f"game {game_id!r}: snapshot seq must be an int, not {type(seq).__name__}")
         await self._submit(SaveSnapshot(game_id, seq, as_bytes(data, f"game {game_id!r}: snapshot")))
 
+    async def save_listing(self, game_id: str, seq: int, status: str, data: bytes) -> None:
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise TypeError(f"game {game_id!r}: listing seq must be an int, not {type(seq).__name__}")
+        await self._submit(SaveListing(game_id, seq, status, as_bytes(data, f"game {game_id!r}: listing")))
+
     # --- reads ---
 
     async def _read(self, what: str, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -300,6 +307,39 @@ class SQLiteStore(EventStore):
             return [GameInfo(*row) for row in rows]
 
         return await self._read("the list of games", q)
+
+    async def list_listings(self, status: str = "", offset: int = 0, limit: int = 100) -> tuple[list[Listing], int]:
+        status, offset, limit = check_page(status, offset, limit)
+        where, args = ("WHERE status = ?", (status,)) if status else ("WHERE status <> ''", ())
+
+        def q(conn: sqlite3.Connection) -> tuple[list[Listing], int]:
+            conn.execute("BEGIN")  # the page and the count from one snapshot of the file
+            try:
+                rows = conn.execute(
+                    f"SELECT game_id, created_at, status, seq, data FROM listings {where} "
+                    "ORDER BY created_at DESC, game_id DESC LIMIT ? OFFSET ?", (*args, limit, offset)).fetchall()
+                (count,) = conn.execute(f"SELECT count(*) FROM listings {where}", args).fetchone()
+            finally:
+                conn.execute("COMMIT")
+            return [Listing(*row) for row in rows], count
+
+        return await self._read("the listed games", q)
+
+    # the games with events and no listing (status '': every game has a row, see sqlite_schema), or
+    # listed open or live at an older seq than their last: found by the status index, not by a
+    # walk of every game
+    _STALE = (
+        "SELECT g.game_id, g.created_at, l.last, g.meta, l.status FROM ("
+        " SELECT game_id, status, seq, (SELECT max(e.seq) FROM events e WHERE e.game_id = listings.game_id) AS last"
+        " FROM listings WHERE status IN ('', 'open', 'live')"
+        ") l JOIN games g ON g.game_id = l.game_id WHERE l.last > l.seq ORDER BY g.created_at, g.game_id"
+    )
+
+    async def stale_listings(self) -> list[tuple[GameInfo, str]]:
+        def q(conn: sqlite3.Connection) -> list[tuple[GameInfo, str]]:
+            return [(GameInfo(*row[:4]), row[4]) for row in conn.execute(self._STALE)]
+
+        return await self._read("the games listed out of date", q)
 
     async def game_info(self, game_id: str) -> GameInfo:
         def q(conn: sqlite3.Connection) -> GameInfo:

@@ -18,12 +18,13 @@ __all__ = [
     "INSERT_EVENT",
     "INSERT_GAME",
     "SCHEMA_VERSION",
+    "UPSERT_LISTING",
     "UPSERT_SNAPSHOT",
     "connect",
     "create_schema",
 ]
 
-SCHEMA_VERSION = 3  # 2: games.secret; 3: creations
+SCHEMA_VERSION = 4  # 2: games.secret; 3: creations; 4: listings
 # 2 KiB pages: every transaction rewrites each touched game's tail page of the (game_id, seq) and
 # (game_id, command_id) indexes, so the WAL bytes (and fsync time) per commit scale with the page
 # size. 2 KiB gave ~15% more durable appends than 4 KiB in bench/bench_store.py; 1 KiB was no
@@ -73,6 +74,27 @@ CREATE TABLE IF NOT EXISTS snapshots (
     seq     INTEGER NOT NULL,
     data    BLOB    NOT NULL
 );
+
+-- what the lobby lists of each game (a cache, like snapshots), with the game's created_at, so
+-- that a page of one status is read from one index in order. Every game has a row from its
+-- creation on (the trigger: whoever writes the file), status '' until the lobby lists it, so
+-- that the games to list are found by the index too, not by a walk of every game.
+CREATE TABLE IF NOT EXISTS listings (
+    game_id    TEXT    NOT NULL PRIMARY KEY,
+    created_at REAL    NOT NULL,
+    status     TEXT    NOT NULL,
+    seq        INTEGER NOT NULL,
+    data       BLOB    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS listings_by_status ON listings (status, created_at, game_id);
+CREATE INDEX IF NOT EXISTS listings_by_age ON listings (created_at, game_id);
+CREATE TRIGGER IF NOT EXISTS games_listed AFTER INSERT ON games BEGIN
+    INSERT INTO listings (game_id, created_at, status, seq, data) VALUES (new.game_id, new.created_at, '', 0, x'');
+END;
+-- (a game deleted, as a tournament deletes a game it will play again, takes its listing along)
+CREATE TRIGGER IF NOT EXISTS games_unlisted AFTER DELETE ON games BEGIN
+    DELETE FROM listings WHERE game_id = old.game_id;
+END;
 """
 
 INSERT_GAME = "INSERT INTO games (game_id, created_at, meta, secret) VALUES (?, ?, ?, ?)"
@@ -85,6 +107,12 @@ UPSERT_SNAPSHOT = (
     "INSERT INTO snapshots (game_id, seq, data) VALUES (?, ?, ?) "
     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, data = excluded.data "
     "WHERE excluded.seq >= snapshots.seq"
+)
+UPSERT_LISTING = (
+    "INSERT INTO listings (game_id, created_at, status, seq, data) "
+    "SELECT game_id, created_at, ?, ?, ? FROM games WHERE game_id = ? "
+    "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, seq = excluded.seq, data = excluded.data "
+    "WHERE excluded.seq >= listings.seq"
 )
 
 
@@ -112,21 +140,35 @@ def connect(path: str | PathLike[str], *, busy_timeout_s: float = 30.0) -> sqlit
     return conn
 
 
+def _statements(script: str):
+    """The statements of ``script`` one by one (a trigger's body holds semicolons of its own)."""
+    statement = ""
+    for part in script.split(";"):
+        statement += part + ";"
+        if sqlite3.complete_statement(statement):
+            if statement.strip(" \n;"):
+                yield statement
+            statement = ""
+
+
 def create_schema(conn: sqlite3.Connection, path: str) -> None:
     """Create the tables if missing; raise :class:`StoreError` for a file of another schema version."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        backfill = version in (1, 2, 3)  # a file of games from before listings
         if version == 1:  # migrate: version 2 keeps each game's secret beside it
             conn.execute("ALTER TABLE games ADD COLUMN secret BLOB NOT NULL DEFAULT x''")
             version = 2
-        if version == 2:  # migrate: version 3 adds the creations table (made by SCHEMA below)
+        if version in (2, 3):  # migrate: 3 adds the creations table, 4 the listings (made by SCHEMA below)
             version = SCHEMA_VERSION
         if version not in (0, SCHEMA_VERSION):
             raise StoreError(f"sqlite file {path!r} has schema version {version}, expected {SCHEMA_VERSION}")
-        for statement in SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
+        for statement in _statements(SCHEMA):
+            conn.execute(statement)
+        if backfill:  # the games of an older file, each to be listed
+            conn.execute("INSERT INTO listings (game_id, created_at, status, seq, data) "
+                         "SELECT game_id, created_at, '', 0, x'' FROM games")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:

@@ -23,6 +23,7 @@ from .base import (
     GameExists,
     StoreError,
     UnknownGame,
+    check_listing,
     check_snapshot,
 )
 from .sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
@@ -31,12 +32,13 @@ from .sqlite_schema import (
     INSERT_CREATION,
     INSERT_EVENT,
     INSERT_GAME,
+    UPSERT_LISTING,
     UPSERT_SNAPSHOT,
     connect,
     create_schema,
 )
 
-__all__ = ["Append", "CreateGame", "Request", "SaveSnapshot", "Writer", "open_writer"]
+__all__ = ["Append", "CreateGame", "Request", "SaveListing", "SaveSnapshot", "Writer", "open_writer"]
 
 
 class Head:
@@ -56,7 +58,8 @@ class Batch:
     was appended earlier in the batch, to its result.
     """
 
-    __slots__ = ("games", "events", "commands", "snapshots", "known_commands", "creations", "known_creations")
+    __slots__ = ("games", "events", "commands", "snapshots", "listings", "known_commands", "creations",
+                 "known_creations")
 
     def __init__(self, known_commands: dict[tuple[str, str], AppendResult]) -> None:
         self.creations: list[tuple[str, str]] = []
@@ -65,6 +68,7 @@ class Batch:
         self.events: list[tuple[str, int, bytes, bytes]] = []
         self.commands: list[tuple[str, str, int, int, bytes]] = []
         self.snapshots: list[tuple[str, int, bytes]] = []
+        self.listings: list[tuple[str, int, bytes, str]] = []  # (status, seq, data, game id): UPSERT_LISTING's order
         self.known_commands = known_commands
 
 
@@ -164,7 +168,24 @@ class SaveSnapshot:
         batch.snapshots.append((self.game_id, self.seq, self.data))
 
 
-Request = CreateGame | Append | SaveSnapshot
+class SaveListing:
+    __slots__ = ("game_id", "seq", "status", "data")
+
+    def __init__(self, game_id: str, seq: int, status: str, data: bytes) -> None:
+        self.game_id = game_id
+        self.seq = seq
+        self.status = status
+        self.data = data
+
+    def __reduce__(self):
+        return SaveListing, (self.game_id, self.seq, self.status, self.data)
+
+    def apply(self, w: Writer, batch: Batch) -> None:
+        check_listing(self.game_id, self.seq, self.status, w.head(self.game_id).seq)
+        batch.listings.append((self.status, self.seq, self.data, self.game_id))
+
+
+Request = CreateGame | Append | SaveSnapshot | SaveListing
 _LOOKUP_CHUNK = 400  # (game id, command id) pairs per lookup query: 800 parameters
 
 
@@ -280,6 +301,8 @@ class Writer:
                     conn.executemany(INSERT_CREATION, batch.creations)
                 if batch.snapshots:
                     conn.executemany(UPSERT_SNAPSHOT, batch.snapshots)
+                if batch.listings:
+                    conn.executemany(UPSERT_LISTING, batch.listings)
                 self.commit()
             except BaseException:
                 if conn.in_transaction:

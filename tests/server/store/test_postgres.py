@@ -117,6 +117,13 @@ async def test_a_version_1_schema_is_migrated_with_its_heads(schema: tuple[str, 
         assert (r.first_seq, r.last_hash) == (3, chain_hash(h2, "old", 3, b"e3"))
         assert (await store.append("empty", 0, [b"x"])).last_hash == chain_hash(GENESIS_HASH, "empty", 1, b"x")
         assert_chain("old", await store.read("old"))
+        # the games from before listings are to be listed (version 4), and so is a game made now
+        await store.create_game("new", events=[b"n"])
+        assert [(i.game_id, i.last_seq, status) for i, status in await store.stale_listings()] == [
+            ("old", 3, ""), ("empty", 1, ""), ("new", 1, "")]
+        await store.save_listing("old", 3, "finished", b"over")
+        assert [i.game_id for i, _ in await store.stale_listings()] == ["empty", "new"]
+        assert [(li.game_id, li.data) for li in (await store.list_listings())[0]] == [("old", b"over")]
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         cur = await conn.execute(f'SELECT version FROM "{name}".schema_version ORDER BY version')
         assert [row[0] for row in await cur.fetchall()] == list(range(1, SCHEMA_VERSION + 1))

@@ -124,16 +124,40 @@ CREATE TABLE snapshots (game_id TEXT NOT NULL PRIMARY KEY, seq INTEGER NOT NULL,
 """
 
 
-@pytest.mark.parametrize("version", [1, 2])
+async def test_every_game_has_a_listing_row_whoever_writes_the_file(db: Path) -> None:
+    """A game inserted or deleted by another program (a tournament's workers, its resume) gets or
+    loses its listing row with it: to be listed, and never in the way of the game made again."""
+    async with await SQLiteStore.open(db) as s:
+        await s.create_game("kept", events=[b"e"])
+    raw = sqlite3.connect(db)
+    raw.execute("INSERT INTO games (game_id, created_at, meta) VALUES ('by-hand', 2.0, x'')")
+    raw.execute("INSERT INTO events VALUES ('by-hand', 1, x'65', x'00')")
+    raw.commit()
+    async with await SQLiteStore.open(db) as s:
+        stale = await s.stale_listings()
+        assert sorted((info.game_id, status) for info, status in stale) == [("by-hand", ""), ("kept", "")]
+    raw.execute("DELETE FROM events WHERE game_id = 'by-hand'")
+    raw.execute("DELETE FROM games WHERE game_id = 'by-hand'")
+    raw.execute("INSERT INTO games (game_id, created_at, meta) VALUES ('by-hand', 3.0, x'')")  # made again
+    raw.commit()
+    assert raw.execute("SELECT game_id, created_at, status FROM listings ORDER BY game_id").fetchall()[0] == (
+        "by-hand", 3.0, "")
+    raw.close()
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
 async def test_older_schema_versions_are_migrated(db: Path, version: int) -> None:
-    """A store written by an older skirmish (version 2: no creations table; 1: no secrets either)
-    opens, keeps its games, and takes idempotent creations from then on."""
+    """A store written by an older skirmish (version 3: no listings; 2: no creations table
+    either; 1: no secrets either) opens, keeps its games, takes idempotent creations from then on,
+    and lists its games as stale until they are listed."""
     raw = sqlite3.connect(db)
     no_secret = SCHEMA_V2.replace(",\n                    secret BLOB NOT NULL DEFAULT x''", "")
-    schema = SCHEMA_V2 if version == 2 else no_secret
+    schema = SCHEMA_V2 if version >= 2 else no_secret
     raw.executescript(schema)
+    if version == 3:
+        raw.execute("CREATE TABLE creations (command_id TEXT NOT NULL PRIMARY KEY, game_id TEXT NOT NULL) WITHOUT ROWID")
     h = chain_hash(b"\x00" * 32, "old", 1, b"e1")
-    if version == 2:
+    if version >= 2:
         raw.execute("INSERT INTO games VALUES ('old', 1.0, x'6d', x'73')")
     else:
         raw.execute("INSERT INTO games VALUES ('old', 1.0, x'6d')")
@@ -143,9 +167,10 @@ async def test_older_schema_versions_are_migrated(db: Path, version: int) -> Non
     raw.close()
     for writer in ("thread", "process"):
         async with await SQLiteStore.open(db, writer=writer) as s:
-            assert (await s.pragmas())["user_version"] == sqlite_mod.SCHEMA_VERSION == 3
+            assert (await s.pragmas())["user_version"] == sqlite_mod.SCHEMA_VERSION == 4
             assert [(e.seq, e.data, e.hash) for e in await s.read("old")] == [(1, b"e1", h)]
-            assert await s.load_secret("old") == (b"s" if version == 2 else b"")
+            assert await s.load_secret("old") == (b"s" if version >= 2 else b"")
+            assert [(info.game_id, status) for info, status in await s.stale_listings()][:1] == [("old", "")]
             r = await s.create_game(f"new-{writer}", events=[b"x"], command_id="req")
             assert r.game_id == "new-thread" and r.duplicate == (writer == "process")
 
