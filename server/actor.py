@@ -81,6 +81,9 @@ class GameActor:
         self.forfeit = forfeit
         self.watchers: dict[Connection, str] = {}
         self.on_retire = on_retire
+        # the lobby's, told when what the game's listing shows changes (``listing_check``)
+        self.on_listing: Callable[["GameActor"], None] | None = None
+        self.listed_key: tuple | None = None  # the listing_key last told (None: not yet, or its save failed)
         self.closing = False
         self.retired = False
         self.loop = asyncio.get_running_loop()
@@ -411,6 +414,20 @@ class GameActor:
                 if frame is not _HIDDEN:
                     conn.push(frame)
         self._after(sub.events, announce)
+        self.listing_check()
+
+    def listing_key(self) -> tuple:
+        """What a listing of the game shows that commands change: its seats, started, over."""
+        s = self.state
+        return len(s.seats), s.started, s.outcome is not None
+
+    def listing_check(self) -> None:
+        """Tell ``on_listing`` if the listing key changed since it was last told."""
+        if self.on_listing is not None:
+            key = self.listing_key()
+            if key != self.listed_key:
+                self.listed_key = key
+                self.on_listing(self)
 
     def _after(self, events, announce: bool = True) -> None:
         """After new events: the game is over (tell everyone) or a new decision's clock starts

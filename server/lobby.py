@@ -26,6 +26,8 @@ import time
 
 from typing import Callable
 
+import msgspec
+
 from skirmish.engine.codec import decode_event
 from skirmish.engine.commands import Choose, OfferDraw, Resign
 from skirmish.engine.dice.fair import check_client_seed
@@ -41,7 +43,7 @@ from skirmish.server.logreads import forfeit_of, request_key, seat_of_request, t
 from skirmish.server.clock import GameClock
 from skirmish.server.config import ServerConfig
 from skirmish.server.game import AlreadyCreated, LiveGame, reserved_of
-from skirmish.server.store import EventStore, StoreError, UnknownGame
+from skirmish.server.store import EventStore, Listing, StoreError, UnknownGame
 
 MAX_GAME_ID = 200
 REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{16,64}")  # a seat-taking request's id (docs/protocol.md)
@@ -60,7 +62,9 @@ def check_request_id(request_id: object) -> str:
 
 
 SUMMARY_HEAD, SUMMARY_TAIL = 16, 3  # events read to list a stored game that is not in memory
-OPEN_GAME_EVENTS = 8  # an open game's log is short (GameCreated, then a seat and its seed): longer ones are not read
+RELIST_BATCH = 200  # listings saved in one go while relisting
+_LISTING = msgspec.msgpack.Decoder(GameSummary)  # a listing's data: the GameSummary, in MessagePack
+_LISTING_OUT = msgspec.msgpack.Encoder()
 
 
 class Lobby:
@@ -76,8 +80,12 @@ class Lobby:
         self.missions = bundled_missions.bundled()
         self.actors: dict[str, GameActor] = {}
         self._loading: dict[str, asyncio.Task] = {}
-        self._summaries: dict[str, GameSummary] = {}  # games not in memory, as last seen
         self._unlistable: set[str] = set()  # games whose log cannot be replayed (left out of listings)
+        self._relisting: asyncio.Task | None = None  # the pass of ``_relist`` under way
+        self._saving: set[asyncio.Task] = set()  # listings being saved
+        # live games run elsewhere (another node; not loaded since a restart) as the last relisting
+        # read them: their listing is saved when their status changes, their seq moves on
+        self._behind: dict[str, GameSummary] = {}
         self.closing = False
         self._sweep: asyncio.Task | None = None
 
@@ -91,43 +99,107 @@ class Lobby:
     async def list_games(self, request: m.ListGames) -> tuple[list[GameSummary], int]:
         """A page of the games with ``request.status`` ("open", "live", "finished"; "" any) and how
         many there are: skip the ``offset`` most recent, take up to ``limit`` (at most ``list_limit``;
-        0: that many); the page oldest first. Live games come from memory, others from the store
-        (each read once, then cached)."""
-        status, offset, limit = request.status, request.offset, request.limit
-        size = min(limit, self.config.list_limit) if limit else self.config.list_limit
-        matching: list[GameSummary] = []
-        for info in reversed(await self.store.list_games()):
-            summary = await self._summary(info)
-            if summary is not None and (not status or status_of(summary) == status):
-                matching.append(summary)
-        page = matching[offset:offset + size]
-        page.reverse()
-        return page, len(matching)
+        0: that many); the page oldest first.
 
-    async def _summary(self, info) -> GameSummary | None:
-        """A game's summary: from its actor, the cache, or (once) the store; None if it is not a
-        playable game (created, never written; a log that does not decode or replay)."""
-        actor = self.actors.get(info.game_id)
+        The store keeps each game's listing (``save_listing``, written when a game's seats, start or
+        end change), so a page is one indexed query whatever the store holds; the listings that
+        may be behind their game's log are brought up to date first (``_relist``). A game in
+        memory is shown as its actor has it now."""
+        size = min(request.limit, self.config.list_limit) if request.limit else self.config.list_limit
+        await self._relist()
+        listings, total = await self.store.list_listings(request.status, request.offset, size)
+        page = [shown for listing in listings if (shown := await self._shown(listing)) is not None]
+        page.reverse()
+        return page, total
+
+    async def _shown(self, listing: Listing) -> GameSummary | None:
+        actor = self.actors.get(listing.game_id)
         if actor is not None:
             return summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
-        summary = self._summaries.get(info.game_id)
-        if summary is not None and summary.seq == info.last_seq:
-            return summary
-        if info.game_id in self._unlistable:
-            return None
+        if listing.game_id in self._behind:
+            return self._behind[listing.game_id]
         try:
-            summary = await self._stored_summary(info.game_id, info.last_seq, reserved_of(info.meta))
+            return _LISTING.decode(listing.data)
+        except msgspec.DecodeError:  # a listing this version cannot read: made again from the log
+            summary = await self._summary_from_store(await self.store.game_info(listing.game_id))
+            if summary is not None:
+                await self._save_listing(summary)
+            return summary
+
+    async def _relist(self) -> None:
+        """Bring the store's listings up to date (one pass at a time; a caller that comes during
+        one waits for it): games with none (a store older than listings, or a save that failed)
+        and games listed open or live whose log has gone on without this server saving their
+        listing (another node's game, or a crash before the save). Each is read from the store
+        (its first and last few events), unless its actor here knows it."""
+        if self._relisting is None:
+            self._relisting = asyncio.create_task(self._relist_once(), name="lobby-relist")
+            self._relisting.add_done_callback(lambda _: setattr(self, "_relisting", None))
+        await asyncio.shield(self._relisting)
+
+    async def _relist_once(self) -> None:
+        started, saves, saved, behind = time.perf_counter(), [], 0, {}
+        stale = await self.store.stale_listings()
+        for done, (info, listed) in enumerate(stale, start=1):
+            actor = self.actors.get(info.game_id)
+            if actor is not None:
+                told = actor.listed_key  # (seats, started, over) as it last told the lobby
+                if told is not None and listed == ("finished" if told[2] else "live" if told[1] else "open"):
+                    continue  # its own saves keep its listing (at each change of seats, start, end)
+                summary = summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
+            elif info.game_id in self._unlistable:
+                continue
+            else:
+                summary = await self._summary_from_store(info)
+                if summary is not None and listed == "live" == status_of(summary):
+                    behind[info.game_id] = summary  # (only its seq moved: shown, not saved again)
+                    continue
+            if summary is not None:
+                saves.append(self._save_listing(summary))
+            if len(saves) >= RELIST_BATCH:  # saved together: one transaction, not one each
+                await asyncio.gather(*saves)
+                saved += len(saves)
+                saves = []
+                self.log.info("lobby.relisting", games=done, of=len(stale))  # (a store older than listings)
+        await asyncio.gather(*saves)
+        saved += len(saves)
+        self._behind = behind
+        if saved:
+            self.log.info("lobby.relisted", games=saved, ms=round((time.perf_counter() - started) * 1000, 1))
+
+    async def _summary_from_store(self, info) -> GameSummary | None:
+        """A stored game's summary, read from the store; None if it is not a playable game (created,
+        never written; a log that does not decode or replay: said once in the server's log and
+        left out of the listing, the other games are listed)."""
+        try:
+            return await self._stored_summary(info.game_id, info.last_seq, reserved_of(info.meta))
         except UnknownGame:
             return None
+        except StoreError:
+            raise
         except Exception as exc:  # noqa: BLE001 - one bad game must not break the listing
-            # a log that does not decode or replay: left out of the listing, said once in the
-            # server's log; the other games are listed
             self._unlistable.add(info.game_id)
             self.log.error("game.unlistable", game=info.game_id, problem=f"{type(exc).__name__}: {exc}")
             return None
-        if summary is not None:
-            self._summaries[info.game_id] = summary
-        return summary
+
+    async def _save_listing(self, summary: GameSummary, actor: GameActor | None = None) -> None:
+        """Save the game's listing; a failure is logged, and the listing is made again by the next
+        ``list_games`` (the store names it stale)."""
+        try:
+            await self.store.save_listing(summary.game_id, summary.seq, status_of(summary), _LISTING_OUT.encode(summary))
+        except Exception as exc:  # noqa: BLE001 - a listing is a cache: the game goes on
+            if actor is not None:
+                actor.listed_key = None
+            self.log.warning("game.listing_not_saved", game=summary.game_id, problem=str(exc) or type(exc).__name__)
+
+    def _listing_changed(self, actor: GameActor) -> None:
+        """The actor's game changed what its listing shows (seats, started, over): saved in the
+        background (in the order of the changes: the store's writes queue in order)."""
+        summary = summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
+        if summary.seq:
+            task = asyncio.create_task(self._save_listing(summary, actor))
+            self._saving.add(task)
+            task.add_done_callback(self._saving.discard)
 
     async def _stored_summary(self, game_id: str, last_seq: int, reserved: dict[str, str]) -> GameSummary | None:
         """A stored game's summary from its first ``SUMMARY_HEAD`` events (the seats are taken and the
@@ -158,16 +230,21 @@ class Lobby:
     def _new_actor(self, game: LiveGame, **kw) -> GameActor:
         return GameActor(game, clock=self._clock(), log=self.log, on_retire=self._retired, **kw)
 
-    def _spawn(self, game: LiveGame, **kw) -> GameActor:
+    def _spawn(self, game: LiveGame, created: bool = False, **kw) -> GameActor:
+        """A new actor for ``game``: a game just ``created`` has its listing saved now; a loaded one
+        keeps the store's (``_relist`` makes it again if it is missing or behind)."""
         actor = self._new_actor(game, **kw)
         self.actors[game.game_id] = actor
-        self._summaries.pop(game.game_id, None)
+        actor.on_listing = self._listing_changed
+        if created:
+            actor.listing_check()
+        else:
+            actor.listed_key = actor.listing_key()
         return actor
 
     def _retired(self, actor: GameActor) -> None:
         if self.actors.get(actor.game_id) is actor:
-            del self.actors[actor.game_id]
-            self._summaries[actor.game_id] = summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
+            del self.actors[actor.game_id]  # (its listing was saved when it ended)
 
     async def create(self, request: m.CreateGame, name: str = "") -> tuple[GameActor, str]:
         """A new game of the bundled mission ``request.mission`` and the seat taken in it ("" for
@@ -203,7 +280,7 @@ class Lobby:
                                     "(mission or seat); send a fresh request_id with each new request") from None
             self.log.info("game.create_retried", game=exc.game_id, seat=again)
             return actor, again
-        actor = self._spawn(game)
+        actor = self._spawn(game, created=True)
         self.log.info("game.created", game=game.game_id, mission=mission.id, seat=taken,
                       **({"reserved": reserved} if reserved else {}))
         if self.config.open_game_ttl:
@@ -213,27 +290,37 @@ class Lobby:
     # -- open games nobody joined expire ---------------------------------------------------------
 
     def start(self) -> None:
-        """After a restart: load the open games of the store, so that each expires on time."""
-        if self.config.open_game_ttl and self._sweep is None:
-            self._sweep = asyncio.create_task(self._load_open_games(), name="lobby-open-games")
+        """After a (re)start: the store's listings brought up to date (``_relist``; a store older than
+        listings gets them now), then, with ``open_game_ttl``, its open games loaded so that each
+        expires on time."""
+        if self._sweep is None:
+            self._sweep = asyncio.create_task(self._after_start(), name="lobby-start")
+
+    async def _after_start(self) -> None:
+        try:
+            await self._relist()
+            if self.config.open_game_ttl:
+                await self._load_open_games()
+        except Exception as exc:  # the server serves on; the next list_games relists, open games expire when loaded
+            self.log.error("lobby.start_failed", problem=str(exc) or type(exc).__name__)
 
     async def _load_open_games(self) -> None:
-        try:
-            infos = await self.store.list_games()
-        except Exception as exc:  # the server serves on; open games then expire when next loaded
-            self.log.error("game.open_games_unlisted", problem=str(exc) or type(exc).__name__)
-            return
-        for info in infos:
+        offset, total, open_games = 0, 1, []
+        while offset < total:
+            page, total = await self.store.list_listings("open", offset, self.config.list_limit)
+            if not page:
+                break
+            open_games += [listing.game_id for listing in page]
+            offset += len(page)
+        for game_id in open_games:
             if self.closing:
                 return
-            if info.last_seq > OPEN_GAME_EVENTS or info.game_id in self.actors:
+            if game_id in self.actors:
                 continue
             try:
-                state = replay(decode_event(s.data) for s in await self.store.read(info.game_id))
-                if state.outcome is None and not state.started:
-                    await self.get(info.game_id)  # loading schedules its expiry (``_load``)
+                await self.get(game_id)  # loading schedules its expiry (``_load``)
             except Exception as exc:  # one bad game never stops the others
-                self.log.warning("game.unloadable", game=info.game_id, problem=str(exc) or type(exc).__name__)
+                self.log.warning("game.unloadable", game=game_id, problem=str(exc) or type(exc).__name__)
 
     async def get(self, game_id: str) -> GameActor:
         """The game's actor, loading the game from the store if it is not in memory."""
@@ -381,15 +468,18 @@ class Lobby:
     async def close(self) -> None:
         """Stop taking jobs; every actor finishes what is queued (in-flight commands commit)."""
         self.closing = True
-        if self._sweep is not None:
-            self._sweep.cancel()
-            await asyncio.gather(self._sweep, return_exceptions=True)
+        for task in (self._sweep, self._relisting):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         for task in list(self._loading.values()):
             try:
                 await task
             except Exception:
                 pass
         await asyncio.gather(*(a.close() for a in list(self.actors.values())), return_exceptions=True)
+        while self._saving:  # the listings of the last changes
+            await asyncio.gather(*list(self._saving), return_exceptions=True)
 
 
 def seat_held(conn, game_id: str) -> str:
