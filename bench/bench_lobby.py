@@ -18,7 +18,9 @@ finished games of ``ridge`` (created, started, resigned: written with ``LiveGame
    worst wall time, and the event loop thread's CPU per page (``time.thread_time`` of that
    thread: the store's reads run on a thread of their own, and are in the wall time);
 4. the process's RSS before the lobby's first page and after the last (growth with N: what the
-   lobby keeps in memory of the games it listed).
+   lobby keeps in memory of the games it listed);
+5. the longest the event loop was kept from a 1 ms timer while the pages ran (what every live
+   game's next command would have waited): in the first page after the restart, and in the warm ones.
 
 Printed per size, then the ratio of the largest size's warm figures to the smallest's (1.0: a
 page costs the same whatever the store holds).
@@ -81,6 +83,24 @@ async def build(path: Path, n: int) -> None:
             await asyncio.gather(*(one_game(store, mission, i, i < n) for i in range(start, min(start + 200, n + LIVE))))
 
 
+class Lag:
+    """The longest a 1 ms sleep on the loop overslept while it ran."""
+
+    def __enter__(self) -> "Lag":
+        self.worst = 0.0
+        self.task = asyncio.get_running_loop().create_task(self._watch())
+        return self
+
+    async def _watch(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.001)
+            self.worst = max(self.worst, time.perf_counter() - before - 0.001)
+
+    def __exit__(self, *_exc) -> None:
+        self.task.cancel()
+
+
 async def page_once(lobby: Lobby, status: str) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.thread_time()
     page, total = await lobby.list_games(m.ListGames(status=status, limit=50))
@@ -97,13 +117,17 @@ async def measure(path: Path, n: int, repeat: int) -> dict:
     async with await SQLiteStore.open(path) as store:
         lobby = Lobby(store, ServerConfig(), Quiet())
         rss = rss_mib()
-        out["cold"], _, total = await page_once(lobby, "finished")
+        with Lag() as lag:
+            out["cold"], _, total = await page_once(lobby, "finished")
+        out["cold_lag"] = lag.worst
         walls, cpus = [], []
-        for i in range(repeat):
-            wall, cpu, total = await page_once(lobby, "live" if i % 2 else "finished")
-            assert total == (LIVE if i % 2 else n), total
-            walls.append(wall)
-            cpus.append(cpu)
+        with Lag() as lag:
+            for i in range(repeat):
+                wall, cpu, total = await page_once(lobby, "live" if i % 2 else "finished")
+                assert total == (LIVE if i % 2 else n), total
+                walls.append(wall)
+                cpus.append(cpu)
+        out["lag"] = lag.worst
         out["rss"] = rss_mib() - rss
         out["warm"], out["worst"], out["cpu"] = statistics.median(walls), max(walls), statistics.median(cpus)
         await lobby.close()
@@ -128,7 +152,8 @@ def main() -> None:
             print(f"  N={n:>7,}: first listing (lists every game once) {r['first'] * 1000:9.1f} ms; after a restart: "
                   f"first page {r['cold'] * 1000:6.1f} ms, then median {r['warm'] * 1000:6.2f} ms "
                   f"(worst {r['worst'] * 1000:6.2f}), event loop CPU {r['cpu'] * 1000:6.2f} ms a page; "
-                  f"RSS growth {r['rss']:+.1f} MiB", flush=True)
+                  f"RSS growth {r['rss']:+.1f} MiB; the loop held up at most {r['cold_lag'] * 1000:.1f} ms "
+                  f"(first page), {r['lag'] * 1000:.1f} ms (then)", flush=True)
     small, large = results[min(sizes)], results[max(sizes)]
     print(f"ratio N={max(sizes):,} / N={min(sizes):,}: page median x{large['warm'] / small['warm']:.2f}, "
           f"event loop CPU x{large['cpu'] / small['cpu']:.2f}, first page after a restart "
