@@ -24,6 +24,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
                           "--games", "1"], "after/before"),
     ("bench_web.py", ["--mission", "ridge", "--steps", "5", "--playback", "30"], "bench_web"),
     ("bench_storecheck.py", ["--games", "4", "--missions", "ridge", "--repeat", "1"], "replay ratio 2 workers / 1"),
+    ("bench_lobby.py", ["--sizes", "20,60", "--repeat", "4"], "ratio N=60 / N=20"),
     ("bench_leaks.py", ["--games", "20", "--rounds", "1", "--workers", "1", "--missions", "knives,ridge+probe"],
      "leaks found: 0 (must be 0)"),
 ])
