@@ -11,8 +11,11 @@ Prints, from one run:
    replaced) against (a) one node (``skirmish serve --nats``: leases, fenced appends, events
    published), then (b) two nodes, each connection going to one of the two at random (so about
    half of the games have their seats on different nodes, and the commands of the seat that is
-   not on the owner's node are forwarded over NATS): commands/s, command -> ack p50/p99, and CPU
-   of the nodes (all together), of the load generator and of everything else (PostgreSQL, NATS).
+   not on the owner's node are forwarded over NATS), or with ``--placement game`` both
+   connections of a game to the same node (as a proxy routing by game would: no forwarding, and
+   a node hears no other node's events): commands/s, command -> ack p50/p99, and CPU of the nodes
+   (all together), of the load generator and of everything else (PostgreSQL, NATS); and the
+   messages of events each node heard from the others (``skirmish_events_heard_total``).
 2. **takeover**: two nodes, N games created and started on the first (it holds their leases);
    SIGKILL it and time until every one of those games has a live lease on the other node (polling
    the lease table every 10 ms), then restart it and create N more; K kills: p50 and max of the
@@ -30,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -51,6 +55,14 @@ def drop(url: str, schema: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+def events_heard(url: str) -> float | None:
+    """The node's ``skirmish_events_heard_total`` (None: a node that does not count them)."""
+    port = url.rsplit(":", 1)[1]
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    values = [float(line.split()[-1]) for line in text.splitlines() if line.startswith("skirmish_events_heard_total")]
+    return sum(values) if values else None
+
+
 def load_phase(args, tmp: Path, nodes: int) -> dict:
     schema = f"bench_{uuid.uuid4().hex[:12]}"
     db = f"{args.url}?schema={schema}"
@@ -66,7 +78,7 @@ def load_phase(args, tmp: Path, nodes: int) -> dict:
         cmd = [PY, str(bench_server.BENCH / "loadgen.py"), "games", "--url", ",".join(urls), "--codec", "msgpack",
                "--compression", "none", "--warmup", str(args.warmup), "--seconds", str(args.seconds), "--seed", "1",
                "--setup-concurrency", "25", "--games", str(args.games), "--first-game", "0", "--mission", "ridge",
-               "--per-game-rate", "0.0", "--probe-timeout", "0"]
+               "--per-game-rate", "0.0", "--probe-timeout", "0", "--placement", args.placement]
         client = Child(f"loadgen {nodes}", cmd, tmp / f"loadgen-{nodes}.log", stdin=True, nofile=2 * args.games + 256)
         try:
             client.expect("ready", 600)
@@ -75,6 +87,7 @@ def load_phase(args, tmp: Path, nodes: int) -> dict:
             cpu0 = ([s.cpu_s() for s in servers], client.cpu_s(), machine_busy_s())
             time.sleep(args.seconds)
             cpu1 = ([s.cpu_s() for s in servers], client.cpu_s(), machine_busy_s())
+            heard_by = [events_heard(url) for url in urls]
             result = json.loads(client.expect("result", 300))
             client.wait(60)
         finally:
@@ -85,6 +98,7 @@ def load_phase(args, tmp: Path, nodes: int) -> dict:
         drop(args.url, schema)
     r = bench_server.merge([result])
     r["rate"] = r["acks"] / args.seconds
+    r["heard"] = heard_by
     r["server_cpu"] = sum(b - a for a, b in zip(cpu0[0], cpu1[0])) / args.seconds
     r["client_cpu"] = (cpu1[1] - cpu0[1]) / args.seconds
     r["other_cpu"] = max(0.0, (cpu1[2] - cpu0[2]) / args.seconds - r["server_cpu"] - r["client_cpu"])
@@ -103,7 +117,9 @@ def part_load(args, tmp: Path) -> None:
         print(f"  {nodes} node{'s' if nodes > 1 else ' '}  {r['rate']:8.1f} commands/s   ack p50 {percentile(v, 50):6.2f} ms  "
               f"p99 {percentile(v, 99):7.2f} ms   nodes' CPU {r['server_cpu'] * 100:.0f}%  load generator "
               f"{r['client_cpu'] * 100:.0f}%  everything else {r['other_cpu'] * 100:.0f}%  errors {dict(r.get('errors', {}))}")
-        print(f"           nodes' CPU per command {r['server_cpu'] * 1000 / max(r['rate'], 1e-9):.3f} ms")
+        heard = ", ".join("not counted" if h is None else f"{h:,.0f}" for h in r["heard"])
+        print(f"           nodes' CPU per command {r['server_cpu'] * 1000 / max(r['rate'], 1e-9):.3f} ms; "
+              f"messages of events heard from other nodes, per node, since it started: {heard}")
     print(f"  ratio two nodes / one: {results[2]['rate'] / results[1]['rate']:.2f}")
 
 
@@ -189,6 +205,8 @@ def main() -> int:
     ap.add_argument("--takeover-games", type=int, default=20, help="takeover: games on the killed node (default 20)")
     ap.add_argument("--lease-ttl", type=float, default=3.0, help="the nodes' --lease-ttl (default 3, the server's)")
     ap.add_argument("--parts", default="load,takeover")
+    ap.add_argument("--placement", choices=["random", "game"], default="random",
+                    help="load, two nodes: each connection to a node at random (default), or both of a game to one")
     ap.add_argument("--logs", default="", metavar="DIR", help="keep the nodes' logs in DIR (default: a temporary folder)")
     args = ap.parse_args()
     import os

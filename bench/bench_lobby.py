@@ -80,7 +80,8 @@ async def build(path: Path, n: int) -> None:
     mission = missions.load("ridge")
     async with await SQLiteStore.open(path, writer="process") as store:
         for start in range(0, n + LIVE, 200):
-            await asyncio.gather(*(one_game(store, mission, i, i < n) for i in range(start, min(start + 200, n + LIVE))))
+            batch = range(start, min(start + 200, n + LIVE))
+            await asyncio.gather(*(one_game(store, mission, i, i < n) for i in batch))
 
 
 class Lag:

@@ -127,6 +127,7 @@ class Base:
     def __init__(self, args):
         self.args = args
         self.url = args.url
+        self.placement = getattr(args, "placement", "random")
         self.encode, self.decode, self.decode_decision, self.decode_push = make_codec(args.codec)
         self.batch = not getattr(args, "no_batch", False)
         self.subprotocol = SUBPROTOCOL[args.codec]
@@ -259,8 +260,11 @@ class Game:
         return await asyncio.wait_for(fut, timeout)
 
     async def open(self, name: str) -> Conn:
-        urls = self.load.url.split(",")  # several nodes: each connection to one of them, at random
-        url = urls[random.Random(self.number * 2 + len(self.conns)).randrange(len(urls))]
+        urls = self.load.url.split(",")  # several nodes: each connection to one of them, at random,
+        if self.load.placement == "game":  # or both of a game to one, the games spread over the nodes
+            url = urls[self.number % len(urls)]
+        else:
+            url = urls[random.Random(self.number * 2 + len(self.conns)).randrange(len(urls))]
         c = Conn(await self.load.connect(url))
         self.conns.append(c)
         c.reader = asyncio.create_task(self.read(c))
@@ -569,7 +573,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=["echo", "games"])
     ap.add_argument("--url", required=True, help="the server; games: several nodes' URLs, comma-separated "
-                    "(each connection goes to one of them at random)")
+                    "(each connection goes to one of them at random, see --placement)")
+    ap.add_argument("--placement", choices=["random", "game"], default="random",
+                    help="games on several nodes: each connection to a node at random, or both of a game to one "
+                         "(game N to node N mod the nodes)")
     ap.add_argument("--codec", choices=["msgpack", "json"], default="msgpack")
     ap.add_argument("--compression", choices=["deflate", "none"], default="deflate",
                     help="what the clients offer (default: permessage-deflate, websockets' default)")

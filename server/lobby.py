@@ -186,7 +186,8 @@ class Lobby:
         """Save the game's listing; a failure is logged, and the listing is made again by the next
         ``list_games`` (the store names it stale)."""
         try:
-            await self.store.save_listing(summary.game_id, summary.seq, status_of(summary), _LISTING_OUT.encode(summary))
+            await self.store.save_listing(summary.game_id, summary.seq, status_of(summary),
+                                          _LISTING_OUT.encode(summary))
         except Exception as exc:  # noqa: BLE001 - a listing is a cache: the game goes on
             if actor is not None:
                 actor.listed_key = None

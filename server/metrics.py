@@ -87,6 +87,9 @@ class ServerMetrics:
                                          "whose lease lapsed", registry=r)
         self.appends_fenced = Counter("skirmish_appends_fenced", "Appends of this node the store refused because "
                                       "its lease on the game had expired or moved (several nodes)", registry=r)
+        self.events_heard = Counter("skirmish_events_heard", "Messages of another node's stored events this node "
+                                    "received over NATS: only those of the games it holds an actor of (several "
+                                    "nodes)", registry=r)
         self.ready = Gauge("skirmish_ready", "1 if /readyz answers 200 (checked at each scrape)", registry=r)
         r.register(_Gauges(sample))
         ProcessCollector(registry=r)

@@ -42,18 +42,31 @@ class ClusterLobby(Lobby):
                             on_retire=self._retired, **kw)
 
     async def _load(self, game_id: str) -> GameActor:
-        # the lease first (None: another node's is live, or there is no such game), then the log
+        # the lease first (None: another node's is live, or there is no such game), then the
+        # game's events heard from now on, then the log (what the owner publishes meanwhile is
+        # heard; what it published before is in the log)
         self._claims[game_id] = await self.node.claim(game_id)
         try:
+            await self.node.follow(game_id)
             return await super()._load(game_id)
+        except BaseException:
+            if game_id not in self.actors:  # (no such game: nothing to hear)
+                self.node.unfollow(game_id)
+            raise
         finally:
             self._claims.pop(game_id, None)
 
     async def create(self, request: m.CreateGame, name: str = "") -> tuple[GameActor, str]:
         actor, seat = await super().create(request, name)
+        await self.node.follow(actor.game_id)  # (should its lease move to another node)
         if not actor.owner and await self.node.claim(actor.game_id) is not None:
             await actor.call(actor.promote)  # a new game: its creator's node owns it
         return actor, seat
+
+    def _retired(self, actor: GameActor) -> None:
+        super()._retired(actor)
+        if actor.game_id not in self.actors and actor.game_id not in self._loading:
+            self.node.unfollow(actor.game_id)  # (a load in flight follows it again, or still needs it)
 
     async def handle(self, conn, request, received: float = 0.0) -> None:
         if isinstance(request, (m.Resume, m.Spectate)):

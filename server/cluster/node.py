@@ -7,9 +7,11 @@
 - **Commands** for a game reach its owner on the NATS subject ``PREFIX.cmd.GAME`` (request and
   reply), which only the owner subscribes to. No answer (no responders, or none in time): the
   node asking tries to take the lease (it expired: the owner is gone) and runs the command itself.
-- **Events**: the owner publishes each append's stored events on ``PREFIX.ev``; every node
-  applies them to its replica of the game and fans them out to its own connections
-  (``skirmish.server.cluster.actor``).
+- **Events**: the owner publishes each append's stored events on the game's own subject,
+  ``PREFIX.ev.GAME``; a node subscribes to the games it holds an actor of (``follow``, before it
+  reads the game's log; ``unfollow`` when the actor goes), applies them to its replica and fans
+  them out to its own connections (``skirmish.server.cluster.actor``). A node hears only the
+  games it serves, not every game of every node.
 - **Takeover**: every node looks for expired leases of games that are not over every
   ``lease_ttl / 3`` seconds and takes them (``skirmish_leases_taken_over_total``), so games carry
   on within a few seconds of a node's death.
@@ -98,7 +100,8 @@ class Node:
         self.fences: dict[str, int] = {}  # the epochs its appends carry (the last one, also once lost)
         store.fences = self.fences
         self._cmd_subs: dict[str, object] = {}
-        self._out: asyncio.Queue = asyncio.Queue()
+        self._out: asyncio.Queue = asyncio.Queue()  # (subject, data): the events to publish, in order
+        self._following: dict[str, asyncio.Task] = {}  # game -> its events' subscription (being) made
         self._tasks: list[asyncio.Task] = []
         self.leaving = False
         self.lobby = None
@@ -112,12 +115,12 @@ class Node:
         self.lobby = lobby
         try:
             # (reconnects forever once connected; the first connection has 10 s)
+            # (no_echo: NATS never hands this node what it published itself, its own games' events)
             self.nc = await asyncio.wait_for(nats.connect(
                 self.config.nats, name=f"skirmish:{self.name}", connect_timeout=5, allow_reconnect=True,
-                max_reconnect_attempts=-1, reconnect_time_wait=0.5, error_cb=self._nats_error), 10)
+                max_reconnect_attempts=-1, reconnect_time_wait=0.5, error_cb=self._nats_error, no_echo=True), 10)
         except Exception as exc:  # noqa: BLE001 - (nats-py raises several kinds): said, not a traceback
             raise StoreError(f"cannot reach NATS at {self.config.nats}: {type(exc).__name__}: {exc}") from None
-        await self.nc.subscribe(f"{self.prefix}.ev", cb=self._on_events)
         await self.nc.subscribe(f"{self.prefix}.seat", cb=self._on_seat)
         for loop in (self._publisher, self._renewer, self._taker, self._deadlines):
             self._tasks.append(asyncio.create_task(loop(), name=f"cluster-{loop.__name__}"))
@@ -322,19 +325,57 @@ class Node:
     # -- messages ------------------------------------------------------------------------------
 
     def publish_events(self, game_id: str, first_seq: int, datas: list[bytes], head_hash: bytes) -> None:
-        self._out.put_nowait(msgspec.msgpack.encode((game_id, first_seq, datas, head_hash)))
+        self._out.put_nowait((self._events_subject(game_id),
+                              msgspec.msgpack.encode((game_id, first_seq, datas, head_hash))))
+
+    def _events_subject(self, game_id: str) -> str:
+        return f"{self.prefix}.ev.{subject_token(game_id)}"
 
     async def _publisher(self) -> None:
         """One task publishes, so the events of a game leave in the order they were stored."""
-        subject = f"{self.prefix}.ev"
         while True:
-            data = await self._out.get()
+            subject, data = await self._out.get()
             try:
                 await self.nc.publish(subject, data)
             except Exception as exc:  # noqa: BLE001 - the replicas read the gap from the store
                 self.log.warning("events.publish_failed", problem=str(exc))
 
+    async def follow(self, game_id: str) -> None:
+        """Hear the game's events from now on: subscribed, and the subscription known to the NATS
+        server (a round trip) before this returns, so that a log read after it misses nothing
+        that is not then published."""
+        task = self._following.get(game_id)
+        if task is None:
+            task = self._following[game_id] = asyncio.create_task(self._subscribe_events(game_id))
+        try:
+            await asyncio.shield(task)
+        except Exception as exc:  # noqa: BLE001 - not subscribed (NATS closed): the replica reads the store at each gap
+            if self._following.get(game_id) is task:
+                del self._following[game_id]
+            self.log.warning("events.follow_failed", game=game_id, problem=f"{type(exc).__name__}: {exc}")
+
+    async def _subscribe_events(self, game_id: str):
+        sub = await self.nc.subscribe(self._events_subject(game_id), cb=self._on_events)
+        try:
+            await self.nc.flush(timeout=2)
+        except Exception as exc:  # noqa: BLE001 - NATS away: subscribed again on reconnecting, gaps read
+            self.log.warning("events.follow_unconfirmed", game=game_id, problem=f"{type(exc).__name__}: {exc}")
+        return sub
+
+    def unfollow(self, game_id: str) -> None:
+        """No actor of the game here any more: its events are not heard."""
+        task = self._following.pop(game_id, None)
+        if task is not None:
+            self._spawn(self._unsubscribe_events(task))
+
+    async def _unsubscribe_events(self, task: asyncio.Task) -> None:
+        try:
+            await (await task).unsubscribe()
+        except Exception:  # noqa: BLE001 - never made, or the connection is gone: so is the subscription
+            pass
+
     async def _on_events(self, msg) -> None:
+        self.metrics.events_heard.inc()
         game_id, first_seq, datas, head_hash = msgspec.msgpack.decode(msg.data)
         actor = self.lobby.actors.get(game_id) if self.lobby else None
         if actor is not None and not actor.owner:

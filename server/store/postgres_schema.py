@@ -94,7 +94,8 @@ CREATE INDEX listings_by_age ON listings (created_at, game_id);
 INSERT INTO listings (game_id, created_at, status, seq, data) SELECT game_id, created_at, '', 0, ''::bytea FROM games;
 CREATE FUNCTION game_listed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-    INSERT INTO listings (game_id, created_at, status, seq, data) VALUES (NEW.game_id, NEW.created_at, '', 0, ''::bytea);
+    INSERT INTO listings (game_id, created_at, status, seq, data)
+    VALUES (NEW.game_id, NEW.created_at, '', 0, ''::bytea);
     RETURN NULL;
 END $$;
 CREATE TRIGGER games_listed AFTER INSERT ON games FOR EACH ROW EXECUTE FUNCTION game_listed();

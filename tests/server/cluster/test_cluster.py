@@ -335,3 +335,22 @@ async def _same(lobby, c1, c2, n: int, status: str = ""):
 async def _same_started(lobby, c1, c2, game_id):
     one, two = await lobby(c1), await lobby(c2)
     return one == two and any(g[0] == game_id and g[2] for g in one)
+
+
+async def test_a_node_hears_the_events_of_the_games_it_serves_and_no_others(cluster):
+    await cluster.start(("n1", "n2"))
+    n1, n2 = cluster.node("n1"), cluster.node("n2")
+    rng = random.Random(5)
+    a, b, sa, _ = await seated_pair(n1.url)  # both seats on n1, its owner: n2 serves nobody of it
+    await asyncio.gather(play(a, sa.game_id, "a", rng=rng), play(b, sa.game_id, "b", rng=rng))
+    assert metric(n2, "skirmish_events_heard_total") == 0
+    c, d, sc, _ = await seated_pair(n1.url)  # ... and a spectator on n2: n2 hears this one
+    watcher = await RawClient.open(n2.url, name="watcher")
+    assert isinstance(await watcher.call(m.Spectate(game_id=sc.game_id)), m.Watching)
+    over, _ = await asyncio.gather(play(c, sc.game_id, "a", rng=rng), play(d, sc.game_id, "b", rng=rng))
+    seen = await watcher.next_of(m.GameOverMsg)
+    assert seen.head_hash == over.head_hash
+    assert metric(n2, "skirmish_events_heard_total") > 0
+    assert metric(n1, "skirmish_events_heard_total") == 0  # (nor does a node hear what it published)
+    for client in (a, b, c, d, watcher):
+        await client.close()
