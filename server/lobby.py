@@ -26,13 +26,10 @@ import time
 
 from typing import Callable
 
-import msgspec
-
 from skirmish.engine.codec import decode_event
 from skirmish.engine.commands import Choose, OfferDraw, Resign
 from skirmish.engine.dice.fair import check_client_seed
-from skirmish.engine.events import GameCreated, GameEnded, GameStarted, SeatTaken
-from skirmish.engine.evolve import replay
+from skirmish.engine.events import SeatTaken
 from skirmish.protocol import messages as m
 from skirmish.protocol.errors import ProtocolError
 from skirmish.protocol.messages import GameSummary, MissionInfo
@@ -42,8 +39,9 @@ from skirmish.server.replayframes import replay_frames
 from skirmish.server.logreads import forfeit_of, request_key, seat_of_request, timeouts_in
 from skirmish.server.clock import GameClock
 from skirmish.server.config import ServerConfig
-from skirmish.server.game import AlreadyCreated, LiveGame, reserved_of
-from skirmish.server.store import EventStore, Listing, StoreError, UnknownGame
+from skirmish.server.game import AlreadyCreated, LiveGame
+from skirmish.server.listings import Listings
+from skirmish.server.store import EventStore, StoreError, UnknownGame
 
 MAX_GAME_ID = 200
 REQUEST_ID = re.compile(r"[A-Za-z0-9_.:-]{16,64}")  # a seat-taking request's id (docs/protocol.md)
@@ -61,10 +59,6 @@ def check_request_id(request_id: object) -> str:
     return request_id
 
 
-SUMMARY_HEAD, SUMMARY_TAIL = 16, 3  # events read to list a stored game that is not in memory
-RELIST_BATCH = 200  # listings saved in one go while relisting
-_LISTING = msgspec.msgpack.Decoder(GameSummary)  # a listing's data: the GameSummary, in MessagePack
-_LISTING_OUT = msgspec.msgpack.Encoder()
 
 
 class Lobby:
@@ -80,12 +74,7 @@ class Lobby:
         self.missions = bundled_missions.bundled()
         self.actors: dict[str, GameActor] = {}
         self._loading: dict[str, asyncio.Task] = {}
-        self._unlistable: set[str] = set()  # games whose log cannot be replayed (left out of listings)
-        self._relisting: asyncio.Task | None = None  # the pass of ``_relist`` under way
-        self._saving: set[asyncio.Task] = set()  # listings being saved
-        # live games run elsewhere (another node; not loaded since a restart) as the last relisting
-        # read them: their listing is saved when their status changes, their seq moves on
-        self._behind: dict[str, GameSummary] = {}
+        self.listings = Listings(store, log, self.actors)  # list_games' pages (server/listings.py)
         self.closing = False
         self._sweep: asyncio.Task | None = None
 
@@ -101,126 +90,11 @@ class Lobby:
         many there are: skip the ``offset`` most recent, take up to ``limit`` (at most ``list_limit``;
         0: that many); the page oldest first.
 
-        The store keeps each game's listing (``save_listing``, written when a game's seats, start or
-        end change), so a page is one indexed query whatever the store holds; the listings that
-        may be behind their game's log are brought up to date first (``_relist``). A game in
-        memory is shown as its actor has it now."""
+        A page is one indexed query of the store's listings, whatever the store holds
+        (``skirmish.server.listings``). A game in memory is shown as its actor has it now."""
         size = min(request.limit, self.config.list_limit) if request.limit else self.config.list_limit
-        await self._relist()
-        listings, total = await self.store.list_listings(request.status, request.offset, size)
-        page = [shown for listing in listings if (shown := await self._shown(listing)) is not None]
-        page.reverse()
-        return page, total
+        return await self.listings.page(request.status, request.offset, size)
 
-    async def _shown(self, listing: Listing) -> GameSummary | None:
-        actor = self.actors.get(listing.game_id)
-        if actor is not None:
-            return summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
-        if listing.game_id in self._behind:
-            return self._behind[listing.game_id]
-        try:
-            return _LISTING.decode(listing.data)
-        except msgspec.DecodeError:  # a listing this version cannot read: made again from the log
-            summary = await self._summary_from_store(await self.store.game_info(listing.game_id))
-            if summary is not None:
-                await self._save_listing(summary)
-            return summary
-
-    async def _relist(self) -> None:
-        """Bring the store's listings up to date (one pass at a time; a caller that comes during
-        one waits for it): games with none (a store older than listings, or a save that failed)
-        and games listed open or live whose log has gone on without this server saving their
-        listing (another node's game, or a crash before the save). Each is read from the store
-        (its first and last few events), unless its actor here knows it."""
-        if self._relisting is None:
-            self._relisting = asyncio.create_task(self._relist_once(), name="lobby-relist")
-            self._relisting.add_done_callback(lambda _: setattr(self, "_relisting", None))
-        await asyncio.shield(self._relisting)
-
-    async def _relist_once(self) -> None:
-        started, saves, saved, behind = time.perf_counter(), [], 0, {}
-        stale = await self.store.stale_listings()
-        for done, (info, listed) in enumerate(stale, start=1):
-            actor = self.actors.get(info.game_id)
-            if actor is not None:
-                told = actor.listed_key  # (seats, started, over) as it last told the lobby
-                if told is not None and listed == ("finished" if told[2] else "live" if told[1] else "open"):
-                    continue  # its own saves keep its listing (at each change of seats, start, end)
-                summary = summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
-            elif info.game_id in self._unlistable:
-                continue
-            else:
-                summary = await self._summary_from_store(info)
-                if summary is not None and listed == "live" == status_of(summary):
-                    behind[info.game_id] = summary  # (only its seq moved: shown, not saved again)
-                    continue
-            if summary is not None:
-                saves.append(self._save_listing(summary))
-            if len(saves) >= RELIST_BATCH:  # saved together: one transaction, not one each
-                await asyncio.gather(*saves)
-                saved += len(saves)
-                saves = []
-                self.log.info("lobby.relisting", games=done, of=len(stale))  # (a store older than listings)
-        await asyncio.gather(*saves)
-        saved += len(saves)
-        self._behind = behind
-        if saved:
-            self.log.info("lobby.relisted", games=saved, ms=round((time.perf_counter() - started) * 1000, 1))
-
-    async def _summary_from_store(self, info) -> GameSummary | None:
-        """A stored game's summary, read from the store; None if it is not a playable game (created,
-        never written; a log that does not decode or replay: said once in the server's log and
-        left out of the listing, the other games are listed)."""
-        try:
-            return await self._stored_summary(info.game_id, info.last_seq, reserved_of(info.meta))
-        except UnknownGame:
-            return None
-        except StoreError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - one bad game must not break the listing
-            self._unlistable.add(info.game_id)
-            self.log.error("game.unlistable", game=info.game_id, problem=f"{type(exc).__name__}: {exc}")
-            return None
-
-    async def _save_listing(self, summary: GameSummary, actor: GameActor | None = None) -> None:
-        """Save the game's listing; a failure is logged, and the listing is made again by the next
-        ``list_games`` (the store names it stale)."""
-        try:
-            await self.store.save_listing(summary.game_id, summary.seq, status_of(summary),
-                                          _LISTING_OUT.encode(summary))
-        except Exception as exc:  # noqa: BLE001 - a listing is a cache: the game goes on
-            if actor is not None:
-                actor.listed_key = None
-            self.log.warning("game.listing_not_saved", game=summary.game_id, problem=str(exc) or type(exc).__name__)
-
-    def _listing_changed(self, actor: GameActor) -> None:
-        """The actor's game changed what its listing shows (seats, started, over): saved in the
-        background (in the order of the changes: the store's writes queue in order)."""
-        summary = summary_of(actor.state, actor.game.head_hash, actor.game.reserved)
-        if summary.seq:
-            task = asyncio.create_task(self._save_listing(summary, actor))
-            self._saving.add(task)
-            task.add_done_callback(self._saving.discard)
-
-    async def _stored_summary(self, game_id: str, last_seq: int, reserved: dict[str, str]) -> GameSummary | None:
-        """A stored game's summary from its first ``SUMMARY_HEAD`` events (the seats are taken and the
-        game started among them) and its last ``SUMMARY_TAIL`` (``GameEnded``): listing a store of
-        long games reads a few events of each, not whole logs. A short log is replayed whole."""
-        if last_seq == 0:
-            return None  # created, not yet (or never) written
-        if last_seq <= SUMMARY_HEAD + SUMMARY_TAIL:
-            stored = await self.store.read(game_id)
-            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
-        head = [decode_event(s.data) for s in await self.store.read(game_id, 1, SUMMARY_HEAD)]
-        if not isinstance(head[0], GameCreated) or not any(isinstance(e, GameStarted) for e in head):
-            stored = await self.store.read(game_id)
-            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
-        stored_tail = await self.store.read(game_id, last_seq - SUMMARY_TAIL + 1, last_seq)
-        over = any(isinstance(decode_event(s.data), GameEnded) for s in stored_tail)
-        players = {e.seat: e.name for e in head if isinstance(e, SeatTaken)}
-        return GameSummary(game_id=game_id, mission=head[0].mission, seats=sorted(players), started=True,
-                           over=over, seq=last_seq, head_hash=stored_tail[-1].hash.hex() if over else "",
-                           players=dict(sorted(players.items())))
 
     # -- games -------------------------------------------------------------------------------
 
@@ -233,10 +107,10 @@ class Lobby:
 
     def _spawn(self, game: LiveGame, created: bool = False, **kw) -> GameActor:
         """A new actor for ``game``: a game just ``created`` has its listing saved now; a loaded one
-        keeps the store's (``_relist`` makes it again if it is missing or behind)."""
+        keeps the store's (``Listings.relist`` makes it again if it is missing or behind)."""
         actor = self._new_actor(game, **kw)
         self.actors[game.game_id] = actor
-        actor.on_listing = self._listing_changed
+        actor.on_listing = self.listings.changed
         if created:
             actor.listing_check()
         else:
@@ -291,7 +165,7 @@ class Lobby:
     # -- open games nobody joined expire ---------------------------------------------------------
 
     def start(self) -> None:
-        """After a (re)start: the store's listings brought up to date (``_relist``; a store older than
+        """After a (re)start: the store's listings brought up to date (``Listings.relist``; a store older than
         listings gets them now), then, with ``open_game_ttl``, its open games loaded so that each
         expires on time."""
         if self._sweep is None:
@@ -299,7 +173,7 @@ class Lobby:
 
     async def _after_start(self) -> None:
         try:
-            await self._relist()
+            await self.listings.relist()
             if self.config.open_game_ttl:
                 await self._load_open_games()
         except Exception as exc:  # the server serves on; the next list_games relists, open games expire when loaded
@@ -469,18 +343,16 @@ class Lobby:
     async def close(self) -> None:
         """Stop taking jobs; every actor finishes what is queued (in-flight commands commit)."""
         self.closing = True
-        for task in (self._sweep, self._relisting):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+        if self._sweep is not None:
+            self._sweep.cancel()
+            await asyncio.gather(self._sweep, return_exceptions=True)
         for task in list(self._loading.values()):
             try:
                 await task
             except Exception:
                 pass
         await asyncio.gather(*(a.close() for a in list(self.actors.values())), return_exceptions=True)
-        while self._saving:  # the listings of the last changes
-            await asyncio.gather(*list(self._saving), return_exceptions=True)
+        await self.listings.close()  # (the listings of the last changes)
 
 
 def seat_held(conn, game_id: str) -> str:
@@ -489,18 +361,3 @@ def seat_held(conn, game_id: str) -> str:
     if seat not in ("a", "b"):
         raise ProtocolError("auth.not_seated", f"this connection holds no seat in game {game_id!r}")
     return seat
-
-
-def status_of(summary: GameSummary) -> str:
-    """"finished" (over), "live" (started) or "open" (waiting for players): ``list_games``' filter."""
-    return "finished" if summary.over else "live" if summary.started else "open"
-
-
-def summary_of(state, head_hash: bytes = b"", reserved: dict[str, str] | None = None) -> GameSummary:
-    """The listing of a game; ``head_hash`` (the chain hash of its last event) is shown once it is over;
-    ``reserved``: the game's seat reservations (those of seats still free are listed)."""
-    over = state.outcome is not None
-    free = {s: n for s, n in (reserved or {}).items() if s not in state.seats and not state.started and not over}
-    return GameSummary(game_id=state.game_id, mission=state.mission, seats=sorted(state.seats),
-                       started=state.started, over=over, seq=state.seq, head_hash=head_hash.hex() if over else "",
-                       players=dict(sorted(state.seats.items())), reserved=dict(sorted(free.items())))

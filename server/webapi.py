@@ -34,7 +34,7 @@ from skirmish.engine.rules import registry
 from skirmish.engine.view import VIEWERS, view
 from skirmish.protocol import messages as m
 from skirmish.protocol.errors import ProtocolError
-from skirmish.server.lobby import status_of
+from skirmish.server.listings import status_of
 from skirmish.server.replayfile import export_game
 from skirmish.server.store import UnknownGame
 from skirmish.server.web import HttpError, json_response, response

@@ -16,7 +16,8 @@ from skirmish.protocol import messages as m
 from skirmish.server import missions
 from skirmish.server.config import ServerConfig
 from skirmish.server.game import LiveGame
-from skirmish.server.lobby import Lobby, status_of
+from skirmish.server.listings import status_of
+from skirmish.server.lobby import Lobby
 from skirmish.server.match import play_match
 from skirmish.server.store import MemoryStore, SQLiteStore, StoreError
 
@@ -132,8 +133,8 @@ async def test_a_listing_that_could_not_be_saved_is_saved_by_the_next_listing() 
     store, log = Counted(MemoryStore(), fail_saves=1), Log()
     lobby = Lobby(store, ServerConfig(), log)
     actor, _ = await lobby.create(m.CreateGame(mission="ridge", seat="a"), "ann")
-    while lobby._saving:  # the failed save, in the background
-        await next(iter(lobby._saving))
+    while lobby.listings._saving:  # the failed save, in the background
+        await next(iter(lobby.listings._saving))
     assert log.events("game.listing_not_saved")[0]["game"] == actor.game_id
     assert actor.listed_key is None
     page, total = await lobby.list_games(m.ListGames(status="open"))
