@@ -18,9 +18,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m skirmish.server.demo
 
-## test: run the whole test suite
+## test: run the whole test suite, on every core (TEST_WORKERS=0: one test at a time, in one process)
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadgroup --durations 15
 
 ## bench: run every benchmark in bench/ (prints figures and ratios)
 bench: $(STAMP)
