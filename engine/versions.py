@@ -19,6 +19,7 @@ VERSIONS: tuple[str, ...] = (
     "0.1.0",  # the first release
     "0.2.0",  # issue 12's rules fixes (docs/decisions.md "Verification re-runs the rules")
     "0.3.0",  # the skills module's rules since its first release (docs/decisions.md "Old games verify forever")
+    "0.4.0",  # Keep the Initiative offered only when a unit could take the action (docs/decisions.md "Engine 0.4.0")
 )
 ENGINE_VERSION = VERSIONS[-1]
 
@@ -29,6 +30,9 @@ V0_2 = 1  # counter-blow as the winner's own declaration, 8-die salts, wounded(n
 V0_3 = 2  # the skills module (seed 003) grown since 0.2.0: Guts Rolls, reactions (Dodge, Change Facing,
 #           Engage, Kinematika), Infiltrate, Mechanized Deployment, MetaChemistry, V: Dogged, Lieutenant Orders,
 #           Retreat!, Heavyweight / Multiterrain gaits (skirmish.engine.rules.skills.since gates them)
+V0_4 = 3  # Keep the Initiative is offered only if a unit of the side could be activated once it is kept
+#           (an Irregular unit cannot: seed 003's Training, docs/rules.md row 67); before, a side whose only
+#           ready units were Irregular paid two Momentum and the action passed all the same
 CURRENT = len(VERSIONS) - 1
 
 

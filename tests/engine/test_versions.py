@@ -17,7 +17,7 @@ from skirmish.engine.rules.capture import conditions as cond
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.core import attack
 from skirmish.engine.rules.salt import draw_salt
-from skirmish.engine.versions import CURRENT, V0_1, V0_2, V0_3, VERSIONS, UnknownVersion, level
+from skirmish.engine.versions import CURRENT, V0_1, V0_2, V0_4, VERSIONS, UnknownVersion, level
 
 import tests.engine.rules.scenario as scenario_module
 from tests.engine.rules.capture.test_drag_exit import dragging_scene
@@ -39,7 +39,7 @@ def old_rules(monkeypatch):
 
 
 def test_the_version_comes_from_game_created_and_new_games_get_the_current_one():
-    assert VERSIONS[-1] == ENGINE_VERSION and level(ENGINE_VERSION) == CURRENT == V0_3 and level("0.1.0") == V0_1
+    assert VERSIONS[-1] == ENGINE_VERSION and level(ENGINE_VERSION) == CURRENT == V0_4 and level("0.1.0") == V0_1
     s = Scenario(DUO)
     assert s.first.engine_version == ENGINE_VERSION and s.state.rules_version == CURRENT
     old = initial_state(msgspec.structs.replace(s.first, engine_version="0.1.0"))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import msgspec
+
 from skirmish.engine import board as geo
 from skirmish.engine.codec import state_hash
 from skirmish.engine.events import (ActivationPassed, Checkpoint, GameEnded, InitiativeWon, PoolChanged,
@@ -21,6 +23,7 @@ from skirmish.engine.model import SIDES, DirectFrame, Option, Outcome, ReadyFram
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.core import actions, attack, procedure
+from skirmish.engine.versions import V0_4, since
 
 KEEP_INITIATIVE_COST = 2  # seed 001: "the Player may spend two Momentum"
 
@@ -212,10 +215,21 @@ def end_turn(ctx: Context) -> None:
     # Character. ... cannot Keep the Initiative again until the opposition have taken a turn."
     if not ready_units(s, other(side)):
         return
-    if s.momentum[side] >= KEEP_INITIATIVE_COST and not s.kept_initiative and ready_units(s, side):
+    if s.momentum[side] >= KEEP_INITIATIVE_COST and not s.kept_initiative and _could_keep(s, side):
         ctx.ask(side, "keep_initiative", [("pass",), ("keep",)])
     else:
         ctx.emit(ActivationPassed(side=other(side)))
+
+
+def _could_keep(s: State, side: str) -> bool:
+    """Whether a unit of ``side`` could take the action if the side kept it: the modules'
+    ``can_activate`` asked of the state as keeping would leave it (an Irregular unit is not
+    activated by keeping the initiative, seed 003's Training). Before engine 0.4.0, asked of the
+    state as it is: a side whose only ready units were Irregular was offered it, paid two Momentum
+    and passed the action all the same."""
+    if not since(s, V0_4):
+        return bool(ready_units(s, side))
+    return bool(ready_units(msgspec.structs.replace(s, kept_initiative=True, to_act=side), side))
 
 
 def answer_keep_initiative(ctx: Context, option: Option) -> None:

@@ -101,7 +101,8 @@ GOLDEN = [
     # unit's Guts Roll (its side chooses), a Religious Troop's (hold, or the voluntary roll), a round-1 act
     ("holdout", 1, 0, ("deploy", 33, {"deploy": 33})),
     ("holdout", 1, 44, ("guts", 2, {"cover": 1, "hold": 1})),
-    ("holdout", 5, 159, ("guts", 2, {"hold": 1, "roll": 1})),
+    # (the Religious Troop's position moved with engine 0.4.0's Keep the Initiative: (5, 159) -> (21, 111))
+    ("holdout", 21, 111, ("guts", 2, {"hold": 1, "roll": 1})),
     ("holdout", 1, 12, ("act", 13, {"assist": 3, "attack": 4, "create_advantage": 2, "end": 1, "guard": 1, "ready": 1, "recover": 1})),
     # the skills module's Manned and Pilot on hangar: the TAG b3 with its Pilot aboard may dismount it
     # (7 free cells around it); placed on the table, the Pilot b4 meets a Ready reaction; its Order

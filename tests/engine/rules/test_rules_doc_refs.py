@@ -46,6 +46,7 @@ SHORT = {
     "s_landing": f"{RULES_TESTS}/skills/test_skills_landing.py",
     "s_command": f"{RULES_TESTS}/skills/test_skills_command.py",
     "s_holdout": f"{RULES_TESTS}/skills/test_skills_holdout.py",
+    "s_versions": f"{RULES_TESTS}/skills/test_skills_versions.py",
     "s_react": f"{RULES_TESTS}/skills/test_skills_reactions.py",
     "s_terrain": f"{RULES_TESTS}/skills/test_skills_terrain.py",
     "s_breach": f"{RULES_TESTS}/skills/test_skills_breach.py",

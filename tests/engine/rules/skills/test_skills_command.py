@@ -217,6 +217,19 @@ def test_an_irregular_unit_is_not_activated_by_keeping_the_initiative():
     assert sc.pending.kind == "activate" and list(sc.pending.options) == [("unit", "a3")]  # not a2: its Order is its own
 
 
+def test_keep_the_initiative_is_not_offered_when_only_an_irregular_unit_could_take_it():
+    sc = game([("a1", "a", "plain", 0, 0), ("a2", "a", "irr", 1, 0),
+               ("b1", "b", "plain", 0, 7), ("b2", "b", "plain", 1, 7)])
+    sc.play_to_turn("a1")
+    sc.given(PoolChanged(side="a", pool="momentum", delta=2, reason="test"))
+    ev = sc.when("end")  # a2 is ready, but keeping the initiative could not activate it
+    assert of_type(ev, ActivationPassed) == [ActivationPassed(side="b")]
+    assert sc.pending.kind == "activate" and sc.pending.side == "b" and sc.state.momentum["a"] == 2
+    sc.when("unit", "b1")
+    sc.when("end")  # b acted: the action is a's, and a2 takes it by its own Order
+    assert sc.pending.side == "a" and list(sc.pending.options) == [("unit", "a2")]
+
+
 # -- Inspiring Leadership ------------------------------------------------------------------------------------------
 
 

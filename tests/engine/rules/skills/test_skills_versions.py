@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 
 from skirmish.engine.dice import ScriptedDice
-from skirmish.engine.events import InjurySuffered
+from skirmish.engine.events import InjurySuffered, PoolChanged
 from skirmish.engine.rules import registry
 from skirmish.engine.rules.context import Context
 from skirmish.engine.rules.skills import since
 from skirmish.engine.rules.skills.events import GutsTaken, SkillRolled, WoundIgnored
 from skirmish.engine.rules.skills.module import MODULE
-from skirmish.engine.versions import V0_2, V0_3, level
+from skirmish.engine.versions import CURRENT, V0_2, V0_3, V0_4, level
 
 from tests.engine.rules.scenario import of_type
 from tests.engine.rules.skills import test_skills_command as command_tests
@@ -32,10 +32,10 @@ def at(sc: SkillsScenario, version: int) -> SkillsScenario:
     return sc
 
 
-def test_0_3_0_is_the_current_engine_and_a_0_2_0_game_gets_0_2_0s_rules():
-    assert level("0.3.0") == V0_3 == V0_2 + 1
+def test_0_3_0_follows_0_2_0_and_a_new_game_gets_the_current_rules():
+    assert level("0.3.0") == V0_3 == V0_2 + 1 and level("0.4.0") == V0_4 == V0_3 + 1
     sc = command_tests.game([("a1", "a", "plain", 0, 0), ("b1", "b", "plain", 0, 3)])
-    assert sc.state.rules_version == V0_3
+    assert sc.state.rules_version == CURRENT == V0_4
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -99,3 +99,20 @@ def test_either_runs_the_new_rule_under_0_3_0_and_the_old_one_before():
     assert gated(ctx, 1) == ("old", 1)
     sc.state.rules_version = V0_3
     assert gated(ctx, 2) == ("new", 2)
+
+
+@pytest.mark.parametrize("version", [pytest.param(V0_3, id="0.3.0"), pytest.param(V0_4, id="0.4.0")])
+def test_keep_the_initiative_with_only_an_irregular_unit_ready_is_offered_only_under_0_3_0(version):
+    """0.3.0 offered it, took the two Momentum and passed the action all the same (the unit could
+    not take it); 0.4.0 does not offer it: the action passes and the Momentum stays."""
+    sc = command_tests.game([("a1", "a", "plain", 0, 0), ("a2", "a", "irr", 1, 0),
+                             ("b1", "b", "plain", 0, 7), ("b2", "b", "plain", 1, 7)])
+    at(sc.play_to_turn("a1"), version)
+    sc.given(PoolChanged(side="a", pool="momentum", delta=2, reason="test"))
+    sc.when("end")
+    if version >= V0_4:
+        assert sc.pending.kind == "activate" and sc.pending.side == "b" and sc.state.momentum["a"] == 2
+    else:
+        assert sc.pending.kind == "keep_initiative"
+        sc.when("keep")
+        assert sc.pending.kind == "activate" and sc.pending.side == "b" and sc.state.momentum["a"] == 0
