@@ -21,7 +21,7 @@ demo: $(STAMP)
 ## test: run the whole test suite, on every core (TEST_WORKERS=0: one test at a time, in one process)
 TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadgroup --durations 15
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile --durations 15
 
 ## bench: run every benchmark in bench/ (prints figures and ratios)
 bench: $(STAMP)
