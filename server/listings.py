@@ -150,19 +150,17 @@ class Listings:
         long games reads a few events of each, not whole logs. A short log is replayed whole."""
         if last_seq == 0:
             return None  # created, not yet (or never) written
-        if last_seq <= SUMMARY_HEAD + SUMMARY_TAIL:
-            stored = await self.store.read(game_id)
-            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
-        head = [decode_event(s.data) for s in await self.store.read(game_id, 1, SUMMARY_HEAD)]
-        if not isinstance(head[0], GameCreated) or not any(isinstance(e, GameStarted) for e in head):
-            stored = await self.store.read(game_id)
-            return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
-        stored_tail = await self.store.read(game_id, last_seq - SUMMARY_TAIL + 1, last_seq)
-        over = any(isinstance(decode_event(s.data), GameEnded) for s in stored_tail)
-        players = {e.seat: e.name for e in head if isinstance(e, SeatTaken)}
-        return GameSummary(game_id=game_id, mission=head[0].mission, seats=sorted(players), started=True,
-                           over=over, seq=last_seq, head_hash=stored_tail[-1].hash.hex() if over else "",
-                           players=dict(sorted(players.items())))
+        if last_seq > SUMMARY_HEAD + SUMMARY_TAIL:
+            head = [decode_event(s.data) for s in await self.store.read(game_id, 1, SUMMARY_HEAD)]
+            if isinstance(head[0], GameCreated) and any(isinstance(e, GameStarted) for e in head):
+                stored_tail = await self.store.read(game_id, last_seq - SUMMARY_TAIL + 1, last_seq)
+                over = any(isinstance(decode_event(s.data), GameEnded) for s in stored_tail)
+                players = {e.seat: e.name for e in head if isinstance(e, SeatTaken)}
+                return GameSummary(game_id=game_id, mission=head[0].mission, seats=sorted(players), started=True,
+                                   over=over, seq=last_seq, head_hash=stored_tail[-1].hash.hex() if over else "",
+                                   players=dict(sorted(players.items())))
+        stored = await self.store.read(game_id)  # a short log, or one not started in its head: replayed whole
+        return summary_of(replay(decode_event(s.data) for s in stored), stored[-1].hash, reserved)
 
     async def close(self) -> None:
         """Stop relisting; wait for the listings being saved (the last changes of the games)."""

@@ -59,8 +59,6 @@ def check_request_id(request_id: object) -> str:
     return request_id
 
 
-
-
 class Lobby:
     """``admit_creation(conn)``: called before a game is created for ``conn``; raises
     ``ProtocolError`` to refuse it (the server's per-address rate of new games)."""
@@ -94,7 +92,6 @@ class Lobby:
         (``skirmish.server.listings``). A game in memory is shown as its actor has it now."""
         size = min(request.limit, self.config.list_limit) if request.limit else self.config.list_limit
         return await self.listings.page(request.status, request.offset, size)
-
 
     # -- games -------------------------------------------------------------------------------
 
