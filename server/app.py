@@ -225,7 +225,7 @@ class App:
                 self.log.error("server.shutdown_timeout", what="game actors")
         for conn in list(self.connections):
             conn.error("server.shutting_down", "the server is shutting down; reconnect and resume later")
-        await asyncio.gather(*(conn.close_after_flush(GOING_AWAY, "server shutting down", c.shutdown_timeout)
+        await asyncio.gather(*(conn.close(GOING_AWAY, "server shutting down")
                                for conn in list(self.connections)), return_exceptions=True)
         if self._server is not None:
             self._server.close()
@@ -270,15 +270,14 @@ class App:
         try:
             if self.closing:
                 conn.error("server.shutting_down", "the server is shutting down; try again later")
-                await conn.close_after_flush(GOING_AWAY, "server shutting down", c.close_timeout)
+                await conn.close(GOING_AWAY, "server shutting down")
                 return
             if c.connections_per_address and self.per_address[conn.address] > c.connections_per_address:
                 self.log.warning("connection.refused", conn=conn.id, address=conn.address,
                                  limit=c.connections_per_address)
                 conn.error("server.too_many_connections", f"{c.connections_per_address} connections from one "
                                                           "address at most; close one and try again")
-                await conn.close_after_flush(TRY_AGAIN_LATER, "too many connections from this address",
-                                             c.close_timeout)
+                await conn.close(TRY_AGAIN_LATER, "too many connections from this address")
                 return
             while True:  # bytes in, to the session; what it has to say, out; its requests, to the lobby
                 try:
@@ -287,7 +286,7 @@ class App:
                 except TimeoutError:
                     if session.timed_out(self._following(conn)):
                         conn.transmit()
-                        await conn.close_after_flush(POLICY, session.close_request[1], c.close_timeout)
+                        await conn.close(POLICY, session.close_request[1])
                         return
                     continue
                 received = time.perf_counter()
@@ -295,7 +294,7 @@ class App:
                 if request is None:
                     conn.transmit()
                     if session.close_request is not None:
-                        await conn.close_after_flush(*session.close_request, c.close_timeout)
+                        await conn.close(*session.close_request)
                         return
                     continue
                 await self._on_request(conn, request, received)
@@ -310,7 +309,7 @@ class App:
                 self.per_address.pop(conn.address, None)
             if self.lobby is not None:
                 self.lobby.detach(conn)
-            await conn.stop()
+            conn.stop()
             self.log.info("connection.close", conn=conn.id, code=ws.close_code, reason=ws.close_reason or "",
                           sent=conn.sent)
 

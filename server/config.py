@@ -25,8 +25,8 @@ Defaults, and why:
   event loop ``skirmish serve`` runs on. uvloop's sockets, transports and callbacks are C code
   (libuv): the same server spends less CPU per command on it (docs/decisions.md). "asyncio"
   runs the standard library's loop.
-- ``send_buffer`` 4 MiB: what may wait in one connection's send queue. A reader that falls
-  further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
+- ``send_buffer`` 4 MiB: what may wait unsent to one connection (in its transport's buffer,
+  past the kernel's socket buffers). A reader that falls further behind is disconnected (close code 1008) and resumes later; it never stalls a game.
 
 Limits against a client that holds resources without playing (0 turns each off):
 

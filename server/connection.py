@@ -1,15 +1,17 @@
-"""One client connection's I/O: its send queue and its writer task, around its protocol session.
+"""One client connection's I/O: frames written straight into the socket's buffer, around its
+protocol session.
 
 Everything the protocol decides (hello, the rate limit, checking frames, batching, the games it
 follows) is the connection's ``session`` (``skirmish.server.session.ServerSession``, sans I/O); this
 module only moves the frames it and the game actors produce into the socket.
 
-**Send queue.** Nothing in the server awaits a client: game actors and the lobby only *put*
-encoded frames into the connection's queue (``push``), and one writer task per connection
-drains it into the socket. The queue is bounded in bytes (``ServerConfig.send_buffer``): a
-reader that falls that far behind is disconnected with close code 1008 (policy violation,
-reason "send queue overflow") and can resume its games later. One slow reader never stalls a
-game.
+**Sending never waits.** Game actors and the lobby only *push* encoded frames: each is framed by
+websockets' sans-I/O protocol (``send_binary``/``send_text``, with its extensions) and handed to the
+transport at once, as websockets' own ``send`` does, but without waiting for the socket to drain:
+what the kernel has not taken waits in the transport's buffer, in order. That buffer is bounded in
+bytes (``ServerConfig.send_buffer``): a reader that falls that far behind is disconnected with close
+code 1008 (policy violation, reason "send queue overflow") and can resume its games later. One slow
+reader never stalls a game (docs/decisions.md, "Frames written at the push").
 
 **Rate limit** (in the session). A token bucket per connection (``rate`` tokens per second,
 ``burst`` at most): each message takes one token, a message without one is answered
@@ -19,10 +21,9 @@ game.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 
 from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from skirmish.protocol.codec import Codec
 from skirmish.server.session import ServerSession, TokenBucket
@@ -30,46 +31,7 @@ from skirmish.server.session import ServerSession, TokenBucket
 __all__ = ["Connection", "TokenBucket", "OVERFLOW_CODE"]
 
 OVERFLOW_CODE = 1008  # policy violation: the client reads too slowly
-
-
-class Flag:
-    """``asyncio.Event``'s ``set``, ``clear``, ``is_set`` and ``wait``, without its deque of waiters
-    (740 bytes even when empty, and a connection has two flags): a waiter's future goes in a list
-    made only while someone waits (docs/decisions.md, "Memory: 1,000 games")."""
-
-    __slots__ = ("_set", "_waiters")
-
-    def __init__(self) -> None:
-        self._set = False
-        self._waiters: list[asyncio.Future] | None = None
-
-    def is_set(self) -> bool:
-        return self._set
-
-    def set(self) -> None:
-        if self._set:
-            return
-        self._set = True
-        waiters, self._waiters = self._waiters, None
-        for fut in waiters or ():
-            if not fut.done():
-                fut.set_result(None)
-
-    def clear(self) -> None:
-        self._set = False
-
-    async def wait(self) -> None:
-        if self._set:
-            return
-        fut = asyncio.get_running_loop().create_future()
-        if self._waiters is None:
-            self._waiters = []
-        self._waiters.append(fut)
-        try:
-            await fut
-        finally:
-            if self._waiters is not None and fut in self._waiters:
-                self._waiters.remove(fut)
+_OPEN = State.OPEN
 
 
 class Connection:
@@ -84,14 +46,8 @@ class Connection:
         self.log = log
         self.address = ""  # the client's IP address (the per-address limits count by it)
         self.roles = self.session.roles  # game id -> "a", "b" or "spectator" (the session's)
-        self._queue: deque[bytes | str] = deque()
-        self._queued = 0  # bytes waiting in the queue
-        self._wake = Flag()
-        self._drained = Flag()
-        self._drained.set()
         self.closing = False
         self.sent = 0
-        self.writer = asyncio.create_task(self._write(), name=f"conn-{self.id}-writer")
 
     @property
     def batch(self) -> bool:
@@ -117,68 +73,46 @@ class Connection:
         self.transmit()
 
     def transmit(self) -> None:
-        """Queue what the session has to send."""
+        """Send what the session has to send."""
         for frame in self.session.data_to_send():
             self.push(frame)
 
     def push(self, frame: bytes | str) -> None:
-        """Queue an encoded frame; never blocks. A full queue disconnects this client."""
+        """Write an encoded frame (a ``str`` as a text frame); never blocks. Dropped once the
+        connection closes; past ``send_buffer`` bytes unsent, this client is disconnected."""
         if self.closing:
             return
-        size = len(frame)
-        if self._queued + size > self.send_buffer:
-            self.log.warning("connection.overflow", conn=self.id, queued=self._queued, limit=self.send_buffer)
+        ws = self.ws
+        protocol, transport = ws.protocol, ws.transport
+        if protocol.state is not _OPEN or transport.is_closing():
+            return  # closing: nothing more goes out
+        waiting = transport.get_write_buffer_size()
+        if waiting + len(frame) > self.send_buffer:
+            self.log.warning("connection.overflow", conn=self.id, queued=waiting, limit=self.send_buffer)
             self.close_soon(OVERFLOW_CODE, "send queue overflow: resume later")
             return
-        self._queue.append(frame)
-        self._queued += size
-        self._drained.clear()
-        self._wake.set()
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                while not self._queue:
-                    self._drained.set()
-                    self._wake.clear()
-                    await self._wake.wait()
-                frame = self._queue.popleft()
-                self._queued -= len(frame)
-                await self.ws.send(frame)
-                del frame  # (not held while the writer waits for the next one)
-                self.sent += 1
-        except ConnectionClosed:
-            pass
-        finally:
-            self._queue.clear()
-            self._queued = 0
-            self._drained.set()
-
-    async def flush(self, timeout: float) -> bool:
-        """Wait until everything queued so far is written (or the timeout passes)."""
-        try:
-            async with asyncio.timeout(timeout):
-                await self._drained.wait()
-            return True
-        except TimeoutError:
-            return False
+        if type(frame) is str:
+            protocol.send_text(frame.encode())
+        else:
+            protocol.send_binary(frame)
+        for data in protocol.data_to_send():  # the frame (never an end of stream: the state is open)
+            transport.write(data)
+        self.sent += 1
 
     # -- closing ---------------------------------------------------------------------------
 
     def close_soon(self, code: int, reason: str) -> None:
-        """Close without waiting for the queue (what is queued is dropped)."""
+        """Close in the background; nothing more is sent before the closing frame."""
         if self.closing:
             return
         self.closing = True
-        self._queue.clear()
-        self._queued = 0
         asyncio.get_running_loop().create_task(self._close(code, reason))
 
-    async def close_after_flush(self, code: int, reason: str, timeout: float) -> None:
-        """Send what is queued (within ``timeout``), then close."""
+    async def close(self, code: int, reason: str) -> None:
+        """Close after what was pushed (it is in the socket's buffer already, before the closing
+        frame), waiting at most ``close_timeout`` (+1 s) for the client to answer."""
         if self.closing:
             return
-        await self.flush(timeout)
         self.closing = True
         await self._close(code, reason)
 
@@ -193,10 +127,6 @@ class Connection:
         except Exception:  # pragma: no cover - the connection is going anyway
             self.ws.transport.abort()
 
-    async def stop(self) -> None:
+    def stop(self) -> None:
+        """The connection is gone: nothing more is sent."""
         self.closing = True
-        self.writer.cancel()
-        try:
-            await self.writer
-        except (asyncio.CancelledError, Exception):
-            pass
