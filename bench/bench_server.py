@@ -73,6 +73,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import Counter
 from pathlib import Path
 
@@ -93,6 +94,7 @@ RATIO_AIM = 0.4
 GAMES_AIM = 1000
 MEM_AIM_MIB = 150.0  # issue 19: 1,000 concurrent games held in under 150 MiB (the server and its writer process)
 P99_AIM_MS = 50.0
+CPU_AIM = 3.0  # issue 19: server CPU per command at most 3x the echo server's per request
 PHASES = ("echo", "peak", "half", "capacity")
 # Raised for the load test: the rate limit (per connection), the clocks (a day per decision, no forfeits),
 # and the per-address limits (every load-generator connection comes from 127.0.0.1: thousands of
@@ -142,6 +144,21 @@ def merge(results: list[dict]) -> dict:
     return out
 
 
+def rules_tally(url: str) -> tuple[float, float]:
+    """The server's own count of its time in the rules and of the commands it acked (``/metrics``:
+    ``skirmish_rules_seconds_total``, ``skirmish_commands_total`` with outcome ok)."""
+    http = url.replace("ws://", "http://", 1).rstrip("/") + "/metrics"
+    with urllib.request.urlopen(http, timeout=30) as r:
+        text = r.read().decode()
+    seconds = commands = 0.0
+    for line in text.splitlines():
+        if line.startswith("skirmish_rules_seconds_total "):
+            seconds = float(line.split()[1])
+        elif line.startswith("skirmish_commands_total{") and 'outcome="ok"' in line:
+            commands += float(line.split()[-1])
+    return seconds, commands
+
+
 def run_phase(name: str, mode: str, url: str, server: Child, args, tmp: Path, *, games: int = 0,
               connections: int = 0, per_game_rate: float = 0.0, probe_timeout: float = 0.0) -> dict:
     """Start the load generator process(es), wait until all are ready, go, time the window, merge."""
@@ -176,10 +193,14 @@ def run_phase(name: str, mode: str, url: str, server: Child, args, tmp: Path, *,
         for c in clients:
             c.send("go")
         time.sleep(args.warmup)
+        rules0 = rules_tally(url) if mode == "games" else None
         cpu0 = (server.cpu_s(), [c.cpu_s() for c in clients], machine_busy_s(), server.main_thread_cpu_s())
         info["window_wall"] = [time.time(), 0.0]
         time.sleep(args.seconds)
         cpu1 = (server.cpu_s(), [c.cpu_s() for c in clients], machine_busy_s(), server.main_thread_cpu_s())
+        if rules0 is not None:  # (scraped outside the CPU window: a scrape costs the server a little)
+            rules1 = rules_tally(url)
+            info["rules_us"] = (rules1[0] - rules0[0]) / max(1.0, rules1[1] - rules0[1]) * 1e6
         info["window_wall"][1] = time.time()
         info["rss_window_kb"] = server.status_kb("VmRSS")
         info["memory_window"] = server.memory_kb()
@@ -240,6 +261,10 @@ def print_games(r: dict, args, rss: bool = True) -> None:
     for key, what in (("errors", "errors"), ("game_failures", "games failed"), ("setup_failures", "set-ups failed")):
         if r.get(key):
             extra.append(f"{what}: " + "; ".join(f"{k} x{v}" for k, v in r[key].items()))
+    if "rules_us" in r:
+        server_us = r["server_cpu"] / max(1e-9, r["rate"]) * 1e6
+        print(f"    server CPU per command {server_us:.0f} us, of which the rules {r['rules_us']:.0f} us (decide, evolve and "
+              f"the views, timed by the server: skirmish_rules_seconds_total); everything else {server_us - r['rules_us']:.0f} us")
     print(f"    {cpu(r, 'server')}; games set up {r['games_set_up']}; " + ("; ".join(extra) or "no errors"))
     pauses = sorted(r.get("client_gc_ms", []))
     if pauses:  # (a pause in the load generator delays the acks it reads, as one in the server would)
@@ -370,6 +395,13 @@ def print_summary(args, res: dict) -> list[bool]:
               f"connections; CPU: server {pct(p['server_cpu'])}, load generator {pct(p['client_cpu'])}, others "
               f"{pct(p['other_cpu'])}; {p['server_cpu'] / max(1e-9, p['rate']) * 1e6:.0f} us of server CPU and "
               f"{p['frames'] / max(1, p['acks']):.1f} frames out per command)")
+        if e:
+            echo_us = e["server_cpu"] / max(1e-9, e["rate"]) * 1e6
+            server_us = p["server_cpu"] / max(1e-9, p["rate"]) * 1e6
+            print(f"  per command   server {server_us:.0f} us = {server_us / echo_us:.1f} echoes: the rules "
+                  f"{p['rules_us']:.0f} us ({p['rules_us'] / echo_us:.1f} echoes), everything else "
+                  f"{server_us - p['rules_us']:.0f} us ({(server_us - p['rules_us']) / echo_us:.1f} echoes: I/O, the "
+                  f"durable write, the server's own work; aim for the whole: {CPU_AIM:g} echoes)")
     if e and p:
         ratio = p["rate"] / e["rate"]
         oks.append(ratio >= RATIO_AIM)

@@ -83,6 +83,7 @@ class GameActor:
         self.on_retire = on_retire
         # the lobby's, told when what the game's listing shows changes (``listing_check``)
         self.on_listing: Callable[["GameActor"], None] | None = None
+        self.on_rules: Callable[[float], None] | None = None  # told each command's seconds in the rules
         self.listed_key: tuple | None = None  # the listing_key last told (None: not yet, or its save failed)
         self.closing = False
         self.retired = False
@@ -292,6 +293,8 @@ class GameActor:
             return sub.last_seq
         if isinstance(command, Choose):
             self.clock.stop(self.loop.time())
+        if self.on_rules is not None:
+            self.on_rules(sub.rules_s)
         self._publish(sub)
         self._outbox.deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
         self._log_command(seat, pending, command, sub, received)
@@ -366,6 +369,8 @@ class GameActor:
 
     async def _submit(self, command, announce: bool = True) -> Submitted:
         sub = await self.game.run(command)
+        if self.on_rules is not None:
+            self.on_rules(sub.rules_s)
         if isinstance(command, Start):
             self.log.info("game.started", seq=sub.last_seq)
         self._publish(sub, announce=announce)

@@ -151,11 +151,13 @@ class App:
             self.node.house = ClusterHouse(self.node, self.house, self.node.log)
             self.lobby = ClusterLobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log, self.node,
                                       admit_creation=self._take_creation)
+            self.lobby.on_rules = self.metrics.rules_seconds.inc
             await self.node.start(self.lobby)
             self.metrics.ready_checks["nats"] = self.node.check
         else:
             self.lobby = Lobby(TimedStore(self.store, self.metrics.store_seconds), c, self.log,
                                admit_creation=self._take_creation)
+            self.lobby.on_rules = self.metrics.rules_seconds.inc
         self.lobby.start()
         self._server = await serve(
             self._handle, c.host, c.port,

@@ -85,6 +85,7 @@ class Submitted:
     last_seq: int
     duplicate: bool = False
     views: tuple = ()
+    rules_s: float = 0.0  # seconds in the rules: decide, then evolve and the views
 
 
 class LiveGame:
@@ -217,16 +218,20 @@ class LiveGame:
 
     async def run(self, command: Command, command_id: str | None = None) -> Submitted:
         """``submit``, saying where the events were stored and whether the command was a retry."""
+        t0 = time.perf_counter()
         events = decide(self.state, command, self.dice)
+        rules_s = time.perf_counter() - t0
         if self.state.outcome is None and events and _ends(events):
             events.append(SeedRevealed(server_seed=self.dice.server_seed_hex))
         result = await self.store.append(self.game_id, self.state.seq, [encode_event(e) for e in events], command_id)
         if result.duplicate:  # a retried command: hand back what it did the first time
             stored = await self.store.read(self.game_id, result.first_seq, result.last_seq)
             return Submitted([decode_event(s.data) for s in stored], result.first_seq, result.last_seq, True)
+        t0 = time.perf_counter()
         seen = self._apply(events)
+        rules_s += time.perf_counter() - t0
         self.head_hash = result.last_hash
-        return Submitted(events, result.first_seq, result.last_seq, views=seen)
+        return Submitted(events, result.first_seq, result.last_seq, views=seen, rules_s=rules_s)
 
     def _apply(self, events: list[Event]) -> tuple:
         """Apply stored events to the state, each shown first to every live viewer in the state

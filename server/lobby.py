@@ -66,6 +66,7 @@ class Lobby:
     def __init__(self, store: EventStore, config: ServerConfig, log,
                  admit_creation: Callable[[object], None] | None = None):
         self.admit_creation = admit_creation
+        self.on_rules: Callable[[float], None] | None = None  # each actor's (``GameActor.on_rules``)
         self.store = store
         self.config = config
         self.log = log
@@ -108,6 +109,7 @@ class Lobby:
         actor = self._new_actor(game, **kw)
         self.actors[game.game_id] = actor
         actor.on_listing = self.listings.changed
+        actor.on_rules = self.on_rules
         if created:
             actor.listing_check()
         else:

@@ -10,6 +10,9 @@ Metrics (``docs/operations`` in ``deploy/README.md`` says what to alert on):
   client caused, its ``code`` e.g. ``game.illegal_option``; "failed": ``server.internal``).
 - ``skirmish_command_seconds{type}``: from the command's frame received to its ``ack`` queued
   (decide, the durable append, the fan-out), for the commands that were acked.
+- ``skirmish_rules_seconds_total``: seconds the rules took for the commands this server ran
+  (``decide``, then ``evolve`` and the views; on the event loop, so CPU): beside
+  ``process_cpu_seconds_total`` it says how much of the server's CPU is the game itself.
 - ``skirmish_store_write_seconds{op}``: one store write as the server waits for it: ``append``
   (commands, seats, seeds) and ``create`` (a new game); group commit included.
 - ``skirmish_errors_total{code}``: every ``error`` message sent to a client (rate limiting and
@@ -82,6 +85,8 @@ class ServerMetrics:
                                          "its ack queued", ["type"], buckets=LATENCY_BUCKETS, registry=r)
         self.store_seconds = Histogram("skirmish_store_write_seconds", "Seconds one store write took, as the server "
                                        "waited for it", ["op"], buckets=LATENCY_BUCKETS, registry=r)
+        self.rules_seconds = Counter("skirmish_rules_seconds", "Seconds the rules took (decide, then evolve and "
+                                     "the views) for the commands this server ran", registry=r)
         self.errors = Counter("skirmish_errors", "Error messages sent to clients, by code", ["code"], registry=r)
         self.leases_taken_over = Counter("skirmish_leases_taken_over", "Games this node took over from a node "
                                          "whose lease lapsed", registry=r)

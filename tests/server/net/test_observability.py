@@ -62,6 +62,7 @@ async def test_metrics_count_what_was_played(server):
     assert value(mid, "skirmish_connections") == 2
     assert value(mid, "skirmish_games_owned") == 1 and value(mid, "skirmish_games_live") == 1
     assert value(mid, "skirmish_store_write_seconds_count", op="create") == 1
+    assert value(mid, "skirmish_rules_seconds_total") > 0  # the start ran the rules
     # an illegal answer and a command for a game that does not exist: refused, counted by code
     decision = await a.next_of(m.DecisionMsg)
     side = a if decision.decision.side == "a" else b
@@ -83,6 +84,9 @@ async def test_metrics_count_what_was_played(server):
     assert 0 < value(after, "skirmish_command_seconds_sum", type="choose") < played * 5
     assert value(after, "skirmish_command_seconds_bucket", type="choose", le="+Inf") == played
     assert value(after, "skirmish_errors_total", code=bad.code) == 1
+    # the rules' time of the commands acked since: within their time from frame to ack
+    rules = value(after, "skirmish_rules_seconds_total") - value(mid, "skirmish_rules_seconds_total")
+    assert 0 < rules < value(after, "skirmish_command_seconds_sum", type="choose"), rules
     # every acked command appended once; seats, client seeds and the start append too
     appends = value(after, "skirmish_store_write_seconds_count", op="append")
     assert played < appends <= played + 8, (played, appends)
