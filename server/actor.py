@@ -293,8 +293,6 @@ class GameActor:
             return sub.last_seq
         if isinstance(command, Choose):
             self.clock.stop(self.loop.time())
-        if self.on_rules is not None:
-            self.on_rules(sub.rules_s)
         self._publish(sub)
         self._outbox.deliver(conn, Ack(game_id=self.game_id, seq=sub.last_seq, id=msg_id))
         self._log_command(seat, pending, command, sub, received)
@@ -369,8 +367,6 @@ class GameActor:
 
     async def _submit(self, command, announce: bool = True) -> Submitted:
         sub = await self.game.run(command)
-        if self.on_rules is not None:
-            self.on_rules(sub.rules_s)
         if isinstance(command, Start):
             self.log.info("game.started", seq=sub.last_seq)
         self._publish(sub, announce=announce)
@@ -391,7 +387,10 @@ class GameActor:
             events=len(sub.events), **extra)
 
     def _publish(self, sub: Submitted, exclude: Connection | None = None, announce: bool = True) -> None:
-        """Fan the stored events out to every watcher, each in its own view; then what is pending."""
+        """Fan the stored events out to every watcher, each in its own view; then what is pending.
+        (Every stored step passes here: its time in the rules is told to ``on_rules`` too.)"""
+        if self.on_rules is not None and sub.rules_s:
+            self.on_rules(sub.rules_s)
         frames: dict[tuple[str, str, int], object] = {}
         items: dict[str, list[EventItem]] = {}  # per viewer: shared by its connections (one encoding)
         shown = sub.views or (None,) * len(sub.events)  # each event's views; None: as it is
