@@ -33,7 +33,6 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
@@ -42,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_server  # noqa: E402
 import psycopg  # noqa: E402
 from bench_server import PY  # noqa: E402
-from harness import Child, loadavg, machine_busy_s, nofile_for, percentile, start_server  # noqa: E402
+from harness import (Child, loadavg, machine_busy_s, metric_total, nofile_for, percentile, scrape,  # noqa: E402
+                     start_server)
 
 
 def node_cmd(db: str, nats: str, name: str, ttl: float) -> list[str]:
@@ -57,10 +57,7 @@ def drop(url: str, schema: str) -> None:
 
 def events_heard(url: str) -> float | None:
     """The node's ``skirmish_events_heard_total`` (None: a node that does not count them)."""
-    port = url.rsplit(":", 1)[1]
-    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
-    values = [float(line.split()[-1]) for line in text.splitlines() if line.startswith("skirmish_events_heard_total")]
-    return sum(values) if values else None
+    return metric_total(scrape(url, timeout=5), "skirmish_events_heard_total")
 
 
 def load_phase(args, tmp: Path, nodes: int) -> dict:

@@ -76,7 +76,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 
@@ -85,8 +84,10 @@ from harness import (
     Child,
     loadavg,
     machine_busy_s,
+    metric_total,
     nofile_for,
     percentile,
+    scrape,
     start_server,
 )
 
@@ -148,18 +149,10 @@ def merge(results: list[dict]) -> dict:
 
 
 def rules_tally(url: str) -> tuple[float, float]:
-    """The server's own count of its time in the rules and of the commands it acked (``/metrics``:
-    ``skirmish_rules_seconds_total``, ``skirmish_commands_total`` with outcome ok)."""
-    http = url.replace("ws://", "http://", 1).rstrip("/") + "/metrics"
-    with urllib.request.urlopen(http, timeout=30) as r:
-        text = r.read().decode()
-    seconds = commands = 0.0
-    for line in text.splitlines():
-        if line.startswith("skirmish_rules_seconds_total "):
-            seconds = float(line.split()[1])
-        elif line.startswith("skirmish_commands_total{") and 'outcome="ok"' in line:
-            commands += float(line.split()[-1])
-    return seconds, commands
+    """The server's own count of its time in the rules and of the commands it acked (one scrape)."""
+    text = scrape(url)
+    return (metric_total(text, "skirmish_rules_seconds_total") or 0.0,
+            metric_total(text, "skirmish_commands_total", 'outcome="ok"') or 0.0)
 
 
 def run_phase(name: str, mode: str, url: str, server: Child, args, tmp: Path, *, games: int = 0,

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from skirmish.server.collector import Collector
@@ -108,6 +109,21 @@ def machine_busy_s() -> float:
 
 def loadavg() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def scrape(url: str, timeout: float = 30.0) -> str:
+    """A server's ``/metrics`` (Prometheus' text format), from its WebSocket URL (the same port)."""
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=timeout) as r:
+        return r.read().decode()
+
+
+def metric_total(text: str, name: str, label: str = "") -> float | None:
+    """The sum of the samples of ``name`` in a scrape's ``text`` whose labels hold ``label`` (e.g.
+    ``'outcome="ok"'``; "" for every sample); None if it has none."""
+    values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+              if line.partition("{")[0].partition(" ")[0] == name and label in line]
+    return sum(values) if values else None
 
 
 class Child:
